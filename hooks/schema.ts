@@ -1,0 +1,93 @@
+// Building blocks for hook schemas. Every schema here is plain JSON Schema (TypeBox values), so the same
+// object validates requests (ajv), documents them (OpenAPI) and types them (Static<typeof X>).
+import { Type, type Static, type TSchema, type TObject, type TProperties } from 'typebox'
+
+export { Type, type Static, type TSchema, type TObject, type TProperties }
+
+/** Keyword naming a schema as a reusable OpenAPI component; the generator turns named subschemas into $refs. */
+export const COMPONENT_KEYWORD = 'x-runtime-sdk-component'
+
+/** Extra keywords our schemas carry besides standard JSON Schema; validators must accept them. */
+export const SCHEMA_KEYWORDS = [COMPONENT_KEYWORD, 'x-kubernetes-list-type', 'x-kubernetes-list-map-keys', 'x-kubernetes-map-type', 'x-kubernetes-preserve-unknown-fields']
+
+const INT32_MIN = -2147483648
+const INT32_MAX = 2147483647
+// JSON numbers are doubles: int64 values beyond 2^53 cannot round-trip, so the safe range is the honest bound.
+const INT64_MIN = Number.MIN_SAFE_INTEGER
+const INT64_MAX = Number.MAX_SAFE_INTEGER
+
+type Doc = { description?: string }
+
+/** Names a schema as an OpenAPI component (e.g. `sigs.k8s.io.cluster-api.api.core.v1beta2.Cluster`). */
+export function named<T extends TSchema> (component: string, schema: T): T {
+  return Object.assign(schema, { [COMPONENT_KEYWORD]: component })
+}
+
+export function Str (maxLength: number, opts: Doc & { minLength?: number, pattern?: string } = {}) {
+  return Type.String({ maxLength, ...opts })
+}
+
+export function StringEnum<const V extends readonly string[]> (values: V, opts: Doc = {}) {
+  return Type.Unsafe<V[number]>({ type: 'string', enum: [...values], ...opts })
+}
+
+export function Int32 (opts: Doc & { minimum?: number, maximum?: number, default?: number } = {}) {
+  return Type.Integer({ format: 'int32', minimum: INT32_MIN, maximum: INT32_MAX, ...opts })
+}
+
+export function Int64 (opts: Doc & { minimum?: number, maximum?: number } = {}) {
+  return Type.Integer({ format: 'int64', minimum: INT64_MIN, maximum: INT64_MAX, ...opts })
+}
+
+/** A list with a bound; `nullable` accepts Go's encoding of a nil slice without omitempty (`null`). */
+export function List<T extends TSchema> (items: T, maxItems: number, opts: Doc & { minItems?: number, mapKeys?: string[] } = {}) {
+  const { mapKeys, ...rest } = opts
+  const listType = mapKeys ? { 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': mapKeys } : {}
+  return Type.Array(items, { maxItems, ...listType, ...rest })
+}
+
+/** Accepts JSON null besides the schema: Go marshals nil slices and empty raw objects as null. */
+export function Nullable<T extends TSchema> (schema: T) {
+  return Type.Union([schema, Type.Null()])
+}
+
+/** map[string]string with bounds on size, keys and values. */
+export function StringMap (opts: Doc & { maxProperties?: number, maxValueLength?: number } = {}) {
+  const { maxProperties = 1024, maxValueLength = 65536, ...doc } = opts
+  return Type.Unsafe<Record<string, string>>({
+    type: 'object',
+    maxProperties,
+    propertyNames: { maxLength: 317 },
+    additionalProperties: { type: 'string', maxLength: maxValueLength },
+    ...doc
+  })
+}
+
+/** Bytes on the wire: standard base64 with padding, as Go's encoding/json writes []byte. */
+export function Base64 (maxLength: number, opts: Doc = {}) {
+  return Type.String({ format: 'byte', maxLength, ...opts })
+}
+
+/**
+ * An embedded Kubernetes object or struct: the listed fields are typed, every other field is kept as is.
+ * Callers own these objects, so unknown fields must pass through untouched.
+ */
+export function Open<P extends TProperties> (properties: P, opts: Doc = {}) {
+  return Type.Object(properties, { additionalProperties: true, ...opts })
+}
+
+/** Any JSON object (runtime.RawExtension holding a template or provider object). */
+export function RawObject (opts: Doc = {}) {
+  return Type.Unsafe<Record<string, unknown>>({ type: 'object', additionalProperties: true, ...opts })
+}
+
+/** Any JSON value (apiextensions JSON). */
+export function AnyJSON (opts: Doc = {}) {
+  return Type.Unknown(opts)
+}
+
+export function Optional<T extends TSchema> (schema: T) {
+  return Type.Optional(schema)
+}
+
+export type Infer<T extends TSchema> = Static<T>

@@ -1,0 +1,187 @@
+// The catalog: which hooks exist in which versions, where they are served, how versions convert.
+import type { HookConversion, HookDefinition, HookGroupVersion } from '../../hooks/define.js'
+import { apiVersionOf, compareVersions, type GroupVersionHook, groupHookString, gvhString, hookPath, isKubeVersion } from './identity.js'
+import { validate } from './validate.js'
+
+export class CatalogError extends Error {
+  override name = 'CatalogError'
+}
+
+/** One version of one hook, as the catalog knows it. */
+export interface CatalogHook {
+  gvh: GroupVersionHook
+  definition: HookDefinition
+  /** blocking hooks answer with retryAfterSeconds and can hold back the operation they guard. */
+  blocking: boolean
+  requestKind: string
+  responseKind: string
+  apiVersion: string
+  conversion?: HookConversion
+}
+
+export type ValidationResult = { valid: true } | { valid: false, message: string }
+
+const HOOK_NAME = /^[A-Z][A-Za-z0-9]*$/
+const GROUP_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/
+
+const keyOf = (gvh: GroupVersionHook) => `${gvh.group}/${gvh.version}/${gvh.hook}`
+const groupHookKey = (group: string, hook: string) => `${group}/${hook}`
+
+export class Catalog {
+  readonly #hooks = new Map<string, CatalogHook>()
+  readonly #versions = new Map<string, string[]>() // group/hook -> versions, newest first
+
+  constructor (readonly name = 'runtime-sdk') {}
+
+  /**
+   * Registers group versions atomically: either all of them are added or none. Every version of a hook
+   * older than its latest must convert to a newer one (requests down, responses up), so that a caller using
+   * the latest version can reach handlers of any version.
+   */
+  add (...groupVersions: HookGroupVersion[]): this {
+    const hooks = new Map(this.#hooks)
+    const versions = new Map([...this.#versions].map(([k, v]) => [k, [...v]]))
+    for (const gv of groupVersions) {
+      checkGroupVersion(gv)
+      for (const def of gv.hooks) {
+        const gvh = { group: gv.group, version: gv.version, hook: def.hook }
+        const existing = hooks.get(keyOf(gvh))
+        if (existing && existing.definition !== def) throw new CatalogError(`hook ${gvhString(gvh)} is already registered in catalog "${this.name}" with a different definition`)
+        if (existing) continue
+        hooks.set(keyOf(gvh), describeHook(gvh, def, gv.conversions?.[def.hook]))
+        const list = versions.get(groupHookKey(gv.group, def.hook)) ?? []
+        list.push(gv.version)
+        versions.set(groupHookKey(gv.group, def.hook), list.sort(compareVersions))
+      }
+      for (const hook of Object.keys(gv.conversions ?? {})) {
+        if (!gv.hooks.some(h => h.hook === hook)) throw new CatalogError(`${apiVersionOf(gv)} has a conversion for hook ${hook}, which it does not define`)
+      }
+    }
+    for (const [key, list] of versions) checkConversions(key, list, hooks)
+    this.#hooks.clear()
+    for (const [k, v] of hooks) this.#hooks.set(k, v)
+    this.#versions.clear()
+    for (const [k, v] of versions) this.#versions.set(k, v)
+    return this
+  }
+
+  has (gvh: GroupVersionHook): boolean {
+    return this.#hooks.has(keyOf(gvh))
+  }
+
+  find (gvh: GroupVersionHook): CatalogHook | undefined {
+    return this.#hooks.get(keyOf(gvh))
+  }
+
+  get (gvh: GroupVersionHook): CatalogHook {
+    const hook = this.find(gvh)
+    if (!hook) throw new CatalogError(`hook ${gvhString(gvh)} is not registered in catalog "${this.name}"`)
+    return hook
+  }
+
+  /** Every registered hook version, grouped by group and version in registration order. */
+  all (): CatalogHook[] {
+    return [...this.#hooks.values()]
+  }
+
+  /** The versions of a hook, newest first. */
+  versions (group: string, hook: string): string[] {
+    return [...(this.#versions.get(groupHookKey(group, hook)) ?? [])]
+  }
+
+  latest (group: string, hook: string): CatalogHook {
+    const version = this.versions(group, hook)[0]
+    if (!version) throw new CatalogError(`hook ${groupHookString({ group, hook })} is not registered in catalog "${this.name}"`)
+    return this.get({ group, version, hook })
+  }
+
+  path (gvh: GroupVersionHook, name?: string): string {
+    const hook = this.get(gvh)
+    return hookPath(gvh, hook.definition.meta.singleton ? undefined : name)
+  }
+
+  validateRequest (gvh: GroupVersionHook, body: unknown): ValidationResult {
+    const hook = this.get(gvh)
+    return check(hook.definition.request, body, hook.requestKind, hook.apiVersion)
+  }
+
+  validateResponse (gvh: GroupVersionHook, body: unknown): ValidationResult {
+    const hook = this.get(gvh)
+    return check(hook.definition.response, body, hook.responseKind, hook.apiVersion)
+  }
+
+  /** Converts a request of version `from` down to the older version `to`, through every version between. */
+  convertRequest (group: string, hook: string, request: unknown, from: string, to: string): unknown {
+    return this.#chain(group, hook, to, from).reverse().reduce((value, step) => step.request(value), request)
+  }
+
+  /** Converts a response of the older version `from` up to version `to`, through every version between. */
+  convertResponse (group: string, hook: string, response: unknown, from: string, to: string): unknown {
+    return this.#chain(group, hook, from, to).reduce((value, step) => step.response(value), response)
+  }
+
+  /** The conversions leading from an older version up to a newer one, oldest first. */
+  #chain (group: string, hook: string, older: string, newer: string): HookConversion[] {
+    const steps: HookConversion[] = []
+    let version = older
+    while (version !== newer) {
+      const conversion = this.get({ group, version, hook }).conversion
+      if (!conversion) throw new CatalogError(`cannot convert hook ${groupHookString({ group, hook })} between ${older} and ${newer}: ${older} is not older than ${newer}`)
+      steps.push(conversion)
+      version = conversion.to
+    }
+    this.get({ group, version: newer, hook })
+    return steps
+  }
+}
+
+function checkGroupVersion (gv: HookGroupVersion): void {
+  if (!GROUP_NAME.test(gv.group) || gv.group.length > 253) throw new CatalogError(`hook group "${gv.group}" must be a lowercase DNS subdomain`)
+  if (!isKubeVersion(gv.version)) throw new CatalogError(`hook version "${gv.version}" of group ${gv.group} must look like v1, v1beta1 or v1alpha1`)
+  const seen = new Set<string>()
+  for (const def of gv.hooks) {
+    if (!HOOK_NAME.test(def.hook)) throw new CatalogError(`hook name "${def.hook}" in ${apiVersionOf(gv)} must be UpperCamelCase`)
+    if (seen.has(def.hook)) throw new CatalogError(`hook ${def.hook} is defined twice in ${apiVersionOf(gv)}`)
+    seen.add(def.hook)
+    if ((def.request as { type?: unknown }).type !== 'object' || (def.response as { type?: unknown }).type !== 'object') throw new CatalogError(`hook ${def.hook} in ${apiVersionOf(gv)} must have object request and response schemas`)
+    if (def.response.properties['status'] === undefined) throw new CatalogError(`hook ${def.hook} in ${apiVersionOf(gv)} must have a status field in its response`)
+  }
+}
+
+function describeHook (gvh: GroupVersionHook, definition: HookDefinition, conversion: HookConversion | undefined): CatalogHook {
+  return {
+    gvh,
+    definition,
+    blocking: definition.response.properties['retryAfterSeconds'] !== undefined,
+    requestKind: `${gvh.hook}Request`,
+    responseKind: `${gvh.hook}Response`,
+    apiVersion: apiVersionOf(gvh),
+    ...(conversion ? { conversion } : {})
+  }
+}
+
+function checkConversions (key: string, versions: string[], hooks: Map<string, CatalogHook>): void {
+  const [group, hook] = key.split('/') as [string, string]
+  const [latest, ...older] = versions
+  const hookOf = (version: string) => hooks.get(keyOf({ group, version, hook }))
+  const latestConversion = latest ? hookOf(latest)?.conversion : undefined
+  if (latest && latestConversion) throw new CatalogError(`hook ${groupHookString({ group, hook })} ${latest} is its latest version but converts to ${latestConversion.to}, which is not registered`)
+  for (const version of older) {
+    const conversion = hookOf(version)?.conversion
+    if (!conversion) {
+      throw new CatalogError(`hook ${groupHookString({ group, hook })} ${version} is older than the latest version ${latest} and has no conversion: ` +
+        'an older version must convert requests down and responses up (Runtime SDK rule #2)')
+    }
+    if (compareVersions(conversion.to, version) >= 0) throw new CatalogError(`hook ${groupHookString({ group, hook })} ${version} converts to ${conversion.to}, which is not a newer version`)
+    if (!hookOf(conversion.to)) throw new CatalogError(`hook ${groupHookString({ group, hook })} ${version} converts to ${conversion.to}, which is not registered`)
+  }
+}
+
+function check (schema: HookDefinition['request'], body: unknown, kind: string, apiVersion: string): ValidationResult {
+  const message = validate(schema, body)
+  if (message) return { valid: false, message }
+  const envelope = body as { kind?: string, apiVersion?: string }
+  if (envelope.kind !== undefined && envelope.kind !== kind) return { valid: false, message: `kind: must be "${kind}", got ${JSON.stringify(envelope.kind)}` }
+  if (envelope.apiVersion !== undefined && envelope.apiVersion !== apiVersion) return { valid: false, message: `apiVersion: must be "${apiVersion}", got ${JSON.stringify(envelope.apiVersion)}` }
+  return { valid: true }
+}

@@ -1,0 +1,90 @@
+// Rules for extension handlers shared by servers (checked at registration) and clients (checked on discovery).
+import { DEFAULT_HANDLER_TIMEOUT_SECONDS, MAX_HANDLER_TIMEOUT_SECONDS } from '../../hooks/v1alpha1/discovery.js'
+import type { Catalog } from './catalog.js'
+import { parseApiVersion } from './identity.js'
+
+export { DEFAULT_HANDLER_TIMEOUT_SECONDS, MAX_HANDLER_TIMEOUT_SECONDS }
+
+/** Request and response bodies larger than this are refused on both sides (Cluster API v1.14). */
+export const MAX_BODY_BYTES = 20 * 1024 * 1024
+
+export type FailurePolicy = 'Fail' | 'Ignore'
+export const FAILURE_POLICIES: readonly FailurePolicy[] = ['Fail', 'Ignore']
+
+/** A handler as an extension announces it in its Discovery response. */
+export interface AnnouncedHandler {
+  name: string
+  requestHook: { apiVersion: string, hook: string }
+  timeoutSeconds?: number
+  failurePolicy?: string
+}
+
+/** A handler after defaulting: timeout and failure policy always set. */
+export interface Handler {
+  name: string
+  requestHook: { apiVersion: string, hook: string }
+  timeoutSeconds: number
+  failurePolicy: FailurePolicy
+}
+
+const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/
+
+/** The problems with a DNS-1123 label, worded like Kubernetes' validation (empty when valid). */
+export function dns1123LabelErrors (value: string): string[] {
+  const errors: string[] = []
+  if (value.length > 63) errors.push('must be no more than 63 characters')
+  if (!DNS1123_LABEL.test(value)) {
+    errors.push('a lowercase RFC 1123 label must consist of lower case alphanumeric characters or \'-\', and must start and end with an alphanumeric character ' +
+      '(e.g. \'my-name\',  or \'123-abc\', regex used for validation is \'[a-z0-9]([-a-z0-9]*[a-z0-9])?\')')
+  }
+  return errors
+}
+
+/** Applies Discovery defaults: timeout 10 seconds, failure policy Fail. */
+export function defaultHandler (handler: AnnouncedHandler): AnnouncedHandler & { timeoutSeconds: number, failurePolicy: string } {
+  return {
+    ...handler,
+    timeoutSeconds: handler.timeoutSeconds ?? DEFAULT_HANDLER_TIMEOUT_SECONDS,
+    failurePolicy: handler.failurePolicy ?? 'Fail'
+  }
+}
+
+/** Every problem with one (defaulted) handler, in the words Cluster API's discovery uses. */
+export function handlerErrors (catalog: Catalog, handler: AnnouncedHandler & { timeoutSeconds: number, failurePolicy: string }): string[] {
+  const { name, timeoutSeconds, failurePolicy, requestHook } = handler
+  const errors: string[] = []
+  const nameErrors = dns1123LabelErrors(name)
+  if (nameErrors.length > 0) errors.push(`handler name ${name} is not valid: [${nameErrors.join(', ')}]`)
+  if (!Number.isInteger(timeoutSeconds) || timeoutSeconds < 0 || timeoutSeconds > MAX_HANDLER_TIMEOUT_SECONDS) {
+    errors.push(`handler ${name} timeoutSeconds ${timeoutSeconds} must be between 0 and ${MAX_HANDLER_TIMEOUT_SECONDS}`)
+  }
+  if (!FAILURE_POLICIES.includes(failurePolicy as FailurePolicy)) errors.push(`handler ${name} failurePolicy ${failurePolicy} must equal "Ignore" or "Fail"`)
+  let gv: { group: string, version: string } | undefined
+  try {
+    gv = parseApiVersion(requestHook.apiVersion)
+  } catch (err) {
+    errors.push(`handler ${name} requestHook APIVersion ${requestHook.apiVersion} is not valid: ${(err as Error).message}`)
+  }
+  if (gv && !catalog.has({ ...gv, hook: requestHook.hook })) {
+    errors.push(`handler ${name} requestHook ${requestHook.apiVersion}/${requestHook.hook} is not in the Runtime SDK catalog`)
+  }
+  return errors
+}
+
+/**
+ * Defaults and validates the handlers of a Discovery response like Cluster API does: names unique DNS-1123
+ * labels, timeouts 0..30, policies Fail or Ignore, hooks known to the catalog. Errors are aggregated.
+ */
+export function validateDiscoveredHandlers (catalog: Catalog, announced: readonly AnnouncedHandler[]): { handlers: Handler[] } | { error: string } {
+  const errors: string[] = []
+  const seen = new Set<string>()
+  const handlers = announced.map(defaultHandler)
+  for (const handler of handlers) {
+    if (seen.has(handler.name)) errors.push(`duplicate name for handler ${handler.name} found`)
+    seen.add(handler.name)
+    errors.push(...handlerErrors(catalog, handler))
+  }
+  if (errors.length === 1) return { error: `failed to validate discovery response: ${errors[0]}` }
+  if (errors.length > 1) return { error: `failed to validate discovery response: [${errors.join(', ')}]` }
+  return { handlers: handlers as Handler[] }
+}

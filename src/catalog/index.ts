@@ -1,0 +1,9 @@
+export { Catalog, CatalogError, type CatalogHook, type ValidationResult } from './catalog.js'
+export { createCatalog, HOOKS_GROUP } from './default.js'
+export { apiVersionOf, compareVersions, type GroupVersionHook, groupHookString, gvhString, hookPath, parseApiVersion } from './identity.js'
+export { buildOpenAPIDocument, hooksOpenAPIDocument, OPENAPI_VERSION, operationId, type OpenAPIDocument, type OpenAPIOptions, renderOpenAPI } from './openapi.js'
+export { validate } from './validate.js'
+export {
+  type AnnouncedHandler, DEFAULT_HANDLER_TIMEOUT_SECONDS, defaultHandler, dns1123LabelErrors, FAILURE_POLICIES, type FailurePolicy, type Handler,
+  handlerErrors, MAX_BODY_BYTES, MAX_HANDLER_TIMEOUT_SECONDS, validateDiscoveredHandlers
+} from './handlers.js'
