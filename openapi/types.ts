@@ -473,7 +473,7 @@ export interface components {
                  * @description apiServerPort is the API server port.
                  */
                 apiServerPort?: number;
-                /** @description NetworkRanges lists CIDR blocks. */
+                /** @description pods are the network ranges pod networks are allocated from. */
                 pods?: {
                     /** @description cidrBlocks are CIDR ranges. */
                     cidrBlocks?: string[];
@@ -482,7 +482,7 @@ export interface components {
                 };
                 /** @description serviceDomain is the domain name for services. */
                 serviceDomain?: string;
-                /** @description NetworkRanges lists CIDR blocks. */
+                /** @description services are the network ranges service VIPs are allocated from. */
                 services?: {
                     /** @description cidrBlocks are CIDR ranges. */
                     cidrBlocks?: string[];

@@ -61,16 +61,16 @@ export const Topology = named(`${CORE}.Topology`, Open({
   variables: Optional(List(ClusterVariable, 1000, { description: 'variables are the Cluster\'s variable values.' }))
 }, { description: 'Topology is the managed topology of a Cluster.' }))
 
-const NetworkRanges = Open({
+const networkRanges = (name: string, what: string) => Open({
   cidrBlocks: Optional(List(Str(43), 100, { description: 'cidrBlocks are CIDR ranges.' }))
-}, { description: 'NetworkRanges lists CIDR blocks.' })
+}, { description: `${name} are the network ranges ${what} are allocated from.` })
 
 export const ClusterSpec = named(`${CORE}.ClusterSpec`, Open({
   paused: Optional(Type.Boolean({ description: 'paused stops reconciliation of the Cluster.' })),
   clusterNetwork: Optional(Open({
     apiServerPort: Optional(Int32({ description: 'apiServerPort is the API server port.' })),
-    services: Optional(NetworkRanges),
-    pods: Optional(NetworkRanges),
+    services: Optional(networkRanges('services', 'service VIPs')),
+    pods: Optional(networkRanges('pods', 'pod networks')),
     serviceDomain: Optional(Str(253, { description: 'serviceDomain is the domain name for services.' }))
   }, { description: 'clusterNetwork is the Cluster\'s network configuration.' })),
   controlPlaneEndpoint: Optional(Open({

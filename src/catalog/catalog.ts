@@ -122,6 +122,8 @@ export class Catalog {
 
   /** The conversions leading from an older version up to a newer one, oldest first. */
   #chain (group: string, hook: string, older: string, newer: string): HookConversion[] {
+    this.get({ group, version: older, hook })
+    this.get({ group, version: newer, hook })
     const steps: HookConversion[] = []
     let version = older
     while (version !== newer) {
@@ -130,7 +132,6 @@ export class Catalog {
       steps.push(conversion)
       version = conversion.to
     }
-    this.get({ group, version: newer, hook })
     return steps
   }
 }
