@@ -1,0 +1,27 @@
+import t from 'tap'
+import { parse } from 'yaml'
+import { hooksOpenAPIDocument } from '../../src/catalog/index.js'
+import { runCli } from '../helpers/run-cli.js'
+
+t.test('runtime-sdk openapi prints the published document in YAML or JSON', async t => {
+  const yaml = await runCli(['openapi'])
+  t.equal(yaml.code, 0, yaml.stderr)
+  t.same(parse(yaml.stdout), hooksOpenAPIDocument())
+  const json = await runCli(['openapi', '--format', 'json'])
+  t.same(JSON.parse(json.stdout), hooksOpenAPIDocument())
+  const bad = await runCli(['openapi', '--format', 'xml'])
+  t.not(bad.code, 0)
+  t.match(bad.stderr, /Allowed choices are yaml, json/)
+})
+
+t.test('runtime-sdk hooks lists every hook with its path', async t => {
+  const json = await runCli(['hooks', '--output', 'json'])
+  t.equal(json.code, 0, json.stderr)
+  const rows = JSON.parse(json.stdout) as Array<{ hook: string, blocking: boolean, path: string }>
+  t.equal(rows.length, 17)
+  t.match(rows.find(r => r.hook === 'BeforeClusterCreate'), { blocking: true, path: '/hooks.runtime.cluster.x-k8s.io/v1alpha1/beforeclustercreate/<name>' })
+  t.match(rows.find(r => r.hook === 'Discovery'), { blocking: false, path: '/hooks.runtime.cluster.x-k8s.io/v1alpha1/discovery' })
+  const table = await runCli(['hooks'])
+  t.match(table.stdout, /^GeneratePatches +\/hooks\.runtime\.cluster\.x-k8s\.io\/v1alpha1\/generatepatches\/<name>$/m)
+  t.match(table.stdout, /^UpdateMachine +blocking +\//m)
+})
