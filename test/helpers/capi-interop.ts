@@ -1,0 +1,212 @@
+// Real Cluster API peers for interop tests, built from CAPI v1.14.2's own Go code (tools/capi-interop):
+//
+// - `extension`: a Runtime Extension served by CAPI's server SDK (sigs.k8s.io/cluster-api/exp/runtime/server)
+//   implementing every v1alpha1 hook; handlers named like CAPI's test extension plus BeforeClusterCreate
+//   `blocking` (retryAfterSeconds 30), `failing` (status Failure) and `slow` (timeoutSeconds 1, Ignore).
+// - `caller`: the calling side, imitating CAPI's runtime client on the wire (Discovery, then every handler with
+//   the hook's sample request), decoding answers strictly into CAPI's Go types.
+// - `fixtures`: regenerates test/fixtures/v1alpha1.
+//
+// Binaries come from `tools/build.sh capi-interop` (cached outside the repository; a cold build compiles
+// controller-runtime and client-go and takes minutes). buildCapiInterop() resolves undefined only when `go` is
+// not installed, so tests can skip with a clear message.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { rmSync } from 'node:fs'
+import { mkdtemp } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createInterface } from 'node:readline'
+import { fileURLToPath } from 'node:url'
+
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url))
+
+let built: Promise<string | undefined> | undefined
+
+/** True when a `go` command is on PATH. */
+export function goAvailable (): boolean {
+  const probe = spawnSync('go', ['version'], { stdio: 'ignore' })
+  return probe.error === undefined && probe.status === 0
+}
+
+/**
+ * Builds (or finds in the cache) the capi-interop binaries and resolves their directory.
+ * Resolves undefined, without throwing, only when `go` is not on PATH; build failures reject.
+ */
+export function buildCapiInterop (): Promise<string | undefined> {
+  built ??= goAvailable() ? runBuild() : Promise.resolve(undefined)
+  return built
+}
+
+function runBuild (): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', [join(repoRoot, 'tools/build.sh'), 'capi-interop'], {
+      cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe']
+    })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => { stdout += chunk })
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk })
+    child.on('error', reject)
+    child.on('close', (code) => {
+      const last = stdout.trim().split('\n').pop()?.trim()
+      if (code === 0 && last) resolve(last)
+      else reject(new Error(`tools/build.sh capi-interop failed (exit ${code}):\n${stderr}${stdout}`))
+    })
+  })
+}
+
+async function binDir (): Promise<string> {
+  const dir = await buildCapiInterop()
+  if (dir === undefined) throw new Error('capi-interop: go is not installed')
+  return dir
+}
+
+export interface CapiExtensionOptions {
+  /** Port to listen on (default 0: a free port). */
+  port?: number
+  /** Where ca.crt, tls.crt, tls.key, client.crt and client.key are written (default: a temporary directory removed on stop). */
+  certDir?: string
+  /** PEM CA bundle for client certificates: enables mTLS. May be `<certDir>/ca.crt` (then client.crt/client.key pass). */
+  clientCa?: string
+  /** Sleep of the `slow` handler, as a Go duration (default "3s"). */
+  slowDelay?: string
+  /** Milliseconds to wait for the JSON line (default 60 s). */
+  startTimeoutMs?: number
+}
+
+export interface CapiExtension {
+  /** https://127.0.0.1:<port> */
+  readonly url: string
+  /** CA that verifies the serving certificate (`<certDir>/ca.crt`). */
+  readonly caFile: string
+  readonly certDir: string
+  /** Client certificate and key signed by caFile (for mTLS with clientCa = caFile). */
+  readonly clientCertFile: string
+  readonly clientKeyFile: string
+  /** Everything the extension logged to stderr so far. */
+  stderr (): string
+  /** SIGTERM (SIGKILL after 5 s), wait for exit, remove a temporary cert dir; idempotent. */
+  stop (): Promise<void>
+}
+
+const running = new Set<ChildProcess>()
+let exitHookInstalled = false
+
+function installExitHook (): void {
+  if (exitHookInstalled) return
+  exitHookInstalled = true
+  process.on('exit', () => {
+    for (const child of running) child.kill('SIGKILL')
+  })
+}
+
+/** Starts CAPI's server SDK extension and resolves once it printed its {"url","caFile"} line. */
+export async function startCapiExtension (opts: CapiExtensionOptions = {}): Promise<CapiExtension> {
+  const bin = await binDir()
+  const ownDir = opts.certDir === undefined
+  const certDir = opts.certDir ?? await mkdtemp(join(tmpdir(), 'capi-interop-'))
+  const args = ['--port', String(opts.port ?? 0), '--cert-dir', certDir]
+  if (opts.clientCa !== undefined) args.push('--client-ca', opts.clientCa)
+  if (opts.slowDelay !== undefined) args.push('--slow-delay', opts.slowDelay)
+
+  const child = spawn(join(bin, 'extension'), args, { stdio: ['ignore', 'pipe', 'pipe'] })
+  running.add(child)
+  installExitHook()
+  let stderr = ''
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk })
+  const exited = new Promise<void>(resolve => child.once('close', () => { running.delete(child); resolve() }))
+
+  let stopped = false
+  const stop = async (): Promise<void> => {
+    if (!stopped) {
+      stopped = true
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM')
+        const timer = setTimeout(() => child.kill('SIGKILL'), 5000)
+        await exited
+        clearTimeout(timer)
+      }
+      if (ownDir) rmSync(certDir, { recursive: true, force: true })
+    }
+  }
+
+  try {
+    const line = await new Promise<string>((resolve, reject) => {
+      const lines = createInterface({ input: child.stdout })
+      const timer = setTimeout(() => reject(new Error(`capi-interop extension printed nothing within ${opts.startTimeoutMs ?? 60_000} ms:\n${stderr}`)), opts.startTimeoutMs ?? 60_000)
+      lines.once('line', (l) => { clearTimeout(timer); resolve(l) })
+      child.once('error', (err) => { clearTimeout(timer); reject(err) })
+      exited.then(() => { clearTimeout(timer); reject(new Error(`capi-interop extension exited (code ${child.exitCode}) before listening:\n${stderr}`)) }, reject)
+    })
+    const parsed = JSON.parse(line) as { url?: unknown, caFile?: unknown }
+    if (typeof parsed.url !== 'string' || typeof parsed.caFile !== 'string') throw new Error(`unexpected extension output: ${line}`)
+    return {
+      url: parsed.url,
+      caFile: parsed.caFile,
+      certDir,
+      clientCertFile: join(certDir, 'client.crt'),
+      clientKeyFile: join(certDir, 'client.key'),
+      stderr: () => stderr,
+      stop
+    }
+  } catch (err) {
+    await stop()
+    throw err
+  }
+}
+
+/** One line of the caller's output. */
+export interface CapiCall {
+  hook: string
+  /** Handler name; "" for Discovery. */
+  handler: string
+  /** 0 when no HTTP response was received (transport error, timeout). */
+  httpStatus: number
+  status: string
+  message: string
+  retryAfterSeconds: number
+  /** Effective timeout of the call (handler timeoutSeconds, defaulted to 10 / --timeout). */
+  timeoutSeconds: number
+  /** Defaulted failurePolicy of the handler (not on Discovery). */
+  failurePolicy?: string
+  /** Discovery only: the discovered handlers after CAPI's defaulting. */
+  handlers?: Array<{ name: string, hook: string, apiVersion: string, timeoutSeconds: number, failurePolicy: string }>
+  /** Set only when the call failed (transport, non-200, strict decode, invalid discovery, unknown status). */
+  error?: string
+}
+
+export interface CapiCallerResult {
+  code: number | null
+  calls: CapiCall[]
+  stdout: string
+  stderr: string
+}
+
+/** Runs the CAPI-imitating caller (args: --url, --ca-file, [--client-cert, --client-key, --hooks, --timeout, --fixtures-dir]). */
+export async function runCapiCaller (args: string[], opts: { timeoutMs?: number } = {}): Promise<CapiCallerResult> {
+  const bin = await binDir()
+  return new Promise((resolve, reject) => {
+    const child = spawn(join(bin, 'caller'), args, { stdio: ['ignore', 'pipe', 'pipe'] })
+    running.add(child)
+    installExitHook()
+    let stdout = ''
+    let stderr = ''
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => { stdout += chunk })
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk })
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 120_000)
+    child.on('error', (err) => { clearTimeout(timer); running.delete(child); reject(err) })
+    child.on('close', (code) => {
+      clearTimeout(timer)
+      running.delete(child)
+      try {
+        const calls = stdout.split('\n').filter(l => l.trim() !== '').map(l => JSON.parse(l) as CapiCall)
+        resolve({ code, calls, stdout, stderr })
+      } catch (err) {
+        reject(new Error(`capi-interop caller printed a non-JSON line: ${String(err)}\n${stdout}`))
+      }
+    })
+  })
+}
+
+/** Directory of the committed wire fixtures generated by tools/capi-interop/cmd/fixtures. */
+export const capiFixturesDir = join(repoRoot, 'test/fixtures/v1alpha1')
