@@ -1,5 +1,5 @@
 import t from 'tap'
-import { Type } from 'typebox'
+import { Type, type TObject } from 'typebox'
 import { defineHook, type HookGroupVersion } from '../../hooks/define.js'
 import { Catalog, CatalogError, createCatalog } from '../../src/catalog/index.js'
 import { TEST_GROUP, testGroupVersions, testV1alpha1, testV1alpha2, testV1alpha3 } from '../helpers/test-hooks.js'
@@ -66,7 +66,7 @@ t.test('an older version without conversions is refused (Runtime SDK rule #2)', 
 })
 
 t.test('registration checks names, versions and schemas', async t => {
-  const hook = (name: string, response = Type.Object({ status: Type.String() })) =>
+  const hook = (name: string, response: TObject = Type.Object({ status: Type.String() })) =>
     defineHook({ hook: name, request: Type.Object({}), response, meta: { summary: '', description: '', tags: [] } })
   const gv = (over: Partial<HookGroupVersion>): HookGroupVersion => ({ group: 'example.com', version: 'v1', hooks: [hook('Good')], ...over })
   const catalog = new Catalog('c')
