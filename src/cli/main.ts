@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // The runtime-sdk command. Each subcommand lives in its own file and is registered here.
 import { Command } from 'commander'
+import { callCommand } from './call.js'
+import { discoverCommand } from './discover.js'
 import { hooksCommand } from './hooks.js'
 import { openapiCommand } from './openapi.js'
 
@@ -13,5 +15,7 @@ const program = new Command('runtime-sdk')
 
 program.addCommand(hooksCommand())
 program.addCommand(openapiCommand())
+program.addCommand(discoverCommand())
+program.addCommand(callCommand())
 
 await program.parseAsync()
