@@ -298,7 +298,8 @@ export async function startControlPlane (opts: ControlPlaneOptions = {}): Promis
   }
 
   function startError (message: string): Error {
-    const logs = [...procs.values()].map((p) => `--- ${p.logPath} (last lines) ---\n${tail(p.logPath)}`)
+    // Latest-started process first: that is the one being waited for.
+    const logs = [...procs.values()].reverse().map((p) => `--- ${p.logPath} (last lines) ---\n${tail(p.logPath)}`)
     return new Error(`control plane: ${message}\n${logs.join('\n')}`)
   }
 
