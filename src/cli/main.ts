@@ -5,6 +5,7 @@ import { callCommand } from './call.js'
 import { discoverCommand } from './discover.js'
 import { hooksCommand } from './hooks.js'
 import { openapiCommand } from './openapi.js'
+import { serveCommand } from './serve.js'
 
 // A closed pipe (runtime-sdk openapi | head) is a normal way to stop reading, not an error.
 process.stdout.on('error', (err: NodeJS.ErrnoException) => { if (err.code === 'EPIPE') process.exit(0); throw err })
@@ -14,8 +15,9 @@ const program = new Command('runtime-sdk')
   .showHelpAfterError()
 
 program.addCommand(hooksCommand())
-program.addCommand(openapiCommand())
 program.addCommand(discoverCommand())
 program.addCommand(callCommand())
+program.addCommand(openapiCommand())
+program.addCommand(serveCommand())
 
 await program.parseAsync()

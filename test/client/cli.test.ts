@@ -6,7 +6,7 @@ import t from 'tap'
 import { stringify } from 'yaml'
 import { callCommand } from '../../src/cli/call.js'
 import { defaultIO, discoverCommand } from '../../src/cli/discover.js'
-import { cluster, createPki, json, startExtension } from './extension.js'
+import { cluster, createPki, json, startExtension } from '../helpers/test-extension.js'
 
 const HOOKS = '/hooks.runtime.cluster.x-k8s.io/v1alpha1'
 const API = 'hooks.runtime.cluster.x-k8s.io/v1alpha1'

@@ -9,7 +9,7 @@ import { createCatalog } from '../../src/catalog/default.js'
 import { loadCABundle, RuntimeClient, urlForExtension } from '../../src/client/index.js'
 import { Registry } from '../../src/registry/registry.js'
 import { testGroupVersions, testV1alpha3, TEST_GROUP } from '../helpers/test-hooks.js'
-import { cluster, createPki, extensionConfig, json, type Route, startExtension } from './extension.js'
+import { cluster, createPki, extensionConfig, json, type Route, startExtension } from '../helpers/test-extension.js'
 
 const HOOKS = '/hooks.runtime.cluster.x-k8s.io/v1alpha1'
 const API = 'hooks.runtime.cluster.x-k8s.io/v1alpha1'

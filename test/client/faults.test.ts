@@ -5,7 +5,7 @@ import { BeforeClusterCreate } from '../../hooks/v1alpha1/index.js'
 import { MAX_BODY_BYTES } from '../../src/catalog/handlers.js'
 import { RuntimeCallError, RuntimeClient } from '../../src/client/index.js'
 import { createCertificateAuthority } from '../../src/tls/certificates.js'
-import { cluster, createPki, deadPort, extensionConfig, hang, json, type Route, startExtension, type TestExtension } from './extension.js'
+import { cluster, createPki, deadPort, extensionConfig, hang, json, type Route, startExtension, type TestExtension } from '../helpers/test-extension.js'
 
 const PATH = '/hooks.runtime.cluster.x-k8s.io/v1alpha1/beforeclustercreate/h'
 const GH = 'BeforeClusterCreate.hooks.runtime.cluster.x-k8s.io'

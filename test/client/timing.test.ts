@@ -2,7 +2,7 @@
 import t from 'tap'
 import { BeforeClusterCreate } from '../../hooks/v1alpha1/index.js'
 import { RuntimeClient } from '../../src/client/index.js'
-import { cluster, createPki, extensionConfig, hang, json, startExtension } from './extension.js'
+import { cluster, createPki, extensionConfig, hang, json, startExtension } from '../helpers/test-extension.js'
 
 const pki = await createPki()
 const ext = await startExtension(pki.server, {})

@@ -1,0 +1,104 @@
+import { existsSync } from 'node:fs'
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { Command, InvalidArgumentError } from 'commander'
+import { referenceHandlers } from '../reference-extension/index.js'
+import { createExtensionServer } from '../server/server.js'
+import type { AnyHandlerRegistration } from '../server/types.js'
+import type { TLSFileOptions } from '../server/tls.js'
+import { createCertificateAuthority } from '../tls/certificates.js'
+
+interface ServeOptions {
+  handlers?: string
+  port: number
+  host: string
+  certDir?: string
+  tlsCert?: string
+  tlsKey?: string
+  clientCa?: string
+  insecureHttp?: boolean
+  pathPrefix?: string
+  responses?: string
+  logLevel: string
+}
+
+const port = (value: string): number => {
+  const n = Number(value)
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('must be a port number (0-65535)')
+  return n
+}
+
+export function serveCommand (): Command {
+  return new Command('serve')
+    .description('serve a Runtime Extension over HTTPS: the reference extension, or the handlers of your module')
+    .option('--handlers <module>', 'a module whose default export (or `handlers` export) is an array of handler registrations')
+    .option('--port <port>', 'port to listen on', port, 9443)
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--cert-dir <dir>', 'directory with tls.crt and tls.key (generated there when missing)')
+    .option('--tls-cert <file>', 'serving certificate (PEM)')
+    .option('--tls-key <file>', 'serving private key (PEM)')
+    .option('--client-ca <file>', 'require client certificates issued by this CA (mTLS)')
+    .option('--insecure-http', 'serve plain HTTP (Cluster API only calls HTTPS; for tests or behind a TLS proxy)')
+    .option('--path-prefix <prefix>', 'path prefix in front of every hook path')
+    .option('--responses <file>', 'reference extension: YAML/JSON file presetting lifecycle hook answers, re-read on change')
+    .option('--log-level <level>', 'pino log level', 'info')
+    .action(async (opts: ServeOptions) => { await serve(opts) })
+}
+
+export async function loadHandlers (module: string): Promise<AnyHandlerRegistration[]> {
+  const loaded = await import(pathToFileURL(resolve(module)).href) as { default?: unknown, handlers?: unknown }
+  const handlers = Array.isArray(loaded.default) ? loaded.default : loaded.handlers
+  if (!Array.isArray(handlers)) throw new Error(`${module} must export an array of handler registrations as its default export or as \`handlers\``)
+  return handlers as AnyHandlerRegistration[]
+}
+
+/** Certificates from flags, from --cert-dir, or a fresh self-signed CA and serving certificate for localhost. */
+async function tlsFiles (opts: ServeOptions, say: (line: string) => void): Promise<TLSFileOptions & { caFile?: string }> {
+  const clientCa = opts.clientCa ? { clientCaFile: opts.clientCa } : {}
+  if (opts.tlsCert || opts.tlsKey) {
+    if (!opts.tlsCert || !opts.tlsKey) throw new Error('--tls-cert and --tls-key go together')
+    return { certFile: opts.tlsCert, keyFile: opts.tlsKey, ...clientCa }
+  }
+  const dir = opts.certDir ?? await mkdtemp(join(tmpdir(), 'runtime-sdk-serve-'))
+  const files = { certFile: join(dir, 'tls.crt'), keyFile: join(dir, 'tls.key'), caFile: join(dir, 'ca.crt') }
+  if (existsSync(files.certFile) && existsSync(files.keyFile)) return { ...files, ...(existsSync(files.caFile) ? {} : { caFile: undefined }), ...clientCa }
+  await mkdir(dir, { recursive: true })
+  const ca = await createCertificateAuthority('runtime-sdk serve CA')
+  const leaf = await ca.issue({ commonName: 'localhost', dnsNames: ['localhost'], ipAddresses: ['127.0.0.1', '::1'], usage: 'server' })
+  await writeFile(files.caFile, ca.cert)
+  await writeFile(files.certFile, leaf.cert)
+  await writeFile(files.keyFile, leaf.key, { mode: 0o600 })
+  say(`generated a self-signed CA and a serving certificate for localhost/127.0.0.1 in ${dir} (ca.crt, tls.crt, tls.key)`)
+  return { ...files, ...clientCa }
+}
+
+export async function serve (opts: ServeOptions, say: (line: string) => void = line => process.stderr.write(`${line}\n`)) {
+  const handlers = opts.handlers ? await loadHandlers(opts.handlers) : referenceHandlers(opts.responses ? { responsesFile: opts.responses } : {})
+  const tls = opts.insecureHttp ? undefined : await tlsFiles(opts, say)
+  const server = createExtensionServer({
+    handlers,
+    ...(tls ? { tls: { certFile: tls.certFile, keyFile: tls.keyFile, ...(tls.clientCaFile ? { clientCaFile: tls.clientCaFile } : {}) } } : { insecureHttp: true }),
+    ...(opts.pathPrefix ? { pathPrefix: opts.pathPrefix } : {}),
+    logLevel: opts.logLevel
+  })
+  const url = await server.listen({ port: opts.port, host: opts.host })
+  const discovery = server.routes[0]?.path ?? ''
+  say(`serving ${opts.handlers ? opts.handlers : 'the reference extension'} at ${url}`)
+  say('handlers:')
+  for (const r of server.routes.slice(1)) say(`  ${r.name.padEnd(32)} ${r.hook.padEnd(28)} POST ${r.path}`)
+  say(`operations: ${url}/healthz ${url}/readyz ${url}/metrics ${url}/docs`)
+  const caFlag = tls?.caFile ? `--cacert ${tls.caFile} ` : tls ? '--cacert <ca.crt> ' : ''
+  say(`try: curl -sS ${caFlag}-X POST ${url}${discovery} -H 'Content-Type: application/json' -d '{"kind":"DiscoveryRequest","apiVersion":"hooks.runtime.cluster.x-k8s.io/v1alpha1"}'`)
+  let stopping = false
+  const stop = (signal: string) => {
+    if (stopping) return
+    stopping = true
+    say(`${signal}: finishing in-flight requests`)
+    server.close().then(() => process.exit(0), () => process.exit(1))
+  }
+  process.once('SIGTERM', () => stop('SIGTERM'))
+  process.once('SIGINT', () => stop('SIGINT'))
+  return server
+}

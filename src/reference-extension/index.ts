@@ -1,0 +1,23 @@
+// The reference Runtime Extension: every hooks.runtime.cluster.x-k8s.io/v1alpha1 hook, with simple, documented
+// behaviour (see each file). Serve it with `runtime-sdk serve`, or pass its handlers to createExtensionServer.
+import type { AnyHandlerRegistration } from '../server/types.js'
+import { inPlaceHandlers, type InPlaceOptions } from './in-place.js'
+import { lifecycleHandlers } from './lifecycle.js'
+import { ResponsesFile } from './responses.js'
+import { topologyHandlers } from './topology.js'
+import { upgradePlanHandlers } from './upgrade-plan.js'
+
+export interface ReferenceExtensionOptions extends InPlaceOptions {
+  /** responsesFile (YAML or JSON) presets the answers of lifecycle hooks; re-read when it changes. */
+  responsesFile?: string
+}
+
+export function referenceHandlers (options: ReferenceExtensionOptions = {}): AnyHandlerRegistration[] {
+  const responses = options.responsesFile ? new ResponsesFile(options.responsesFile) : undefined
+  return [...lifecycleHandlers(responses), ...topologyHandlers(), ...inPlaceHandlers(options), ...upgradePlanHandlers()]
+}
+
+export { ResponsesFile, parseResponses, type PresetResponse } from './responses.js'
+export { ANNOTATION, VARIABLE, annotationPatch } from './topology.js'
+export { planUpgrade } from './upgrade-plan.js'
+export { kebabName } from './lifecycle.js'

@@ -1,0 +1,221 @@
+// createExtensionServer: a Runtime Extension served over HTTPS by fastify. The route table is declarative
+// (hook routes from the registrations, Discovery from the same list, operations routes); handlers are small
+// functions; the only middleware is what every request needs (body reading, JSON errors, request ids).
+import { randomUUID } from 'node:crypto'
+import { posix } from 'node:path'
+import type { AddressInfo } from 'node:net'
+import type { SecureContextOptions } from 'node:tls'
+import swagger from '@fastify/swagger'
+import swaggerUi from '@fastify/swagger-ui'
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
+import { pino, type Logger } from 'pino'
+import type { Registry } from 'prom-client'
+import type { Catalog } from '../catalog/catalog.js'
+import { createCatalog } from '../catalog/default.js'
+import { MAX_BODY_BYTES, type AnnouncedHandler } from '../catalog/handlers.js'
+import { buildOpenAPIDocument, OPENAPI_VERSION, type OpenAPIDocument } from '../catalog/openapi.js'
+import { GROUP, VERSION } from '../../hooks/v1alpha1/common.js'
+import { installBodyParser, type RawBody } from './body.js'
+import { callHook, type HookRoute } from './call.js'
+import { HttpError, sendError } from './http-errors.js'
+import { createMetrics } from './metrics.js'
+import { RegistrationError, resolveHandlers } from './registration.js'
+import { httpsOptions, watchCertificates, type TLSFileOptions } from './tls.js'
+import type { AnyHandlerRegistration } from './types.js'
+
+/** Connection limits, so that a slow or idle client cannot hold the server (anchors §6.2). */
+export interface ConnectionLimits {
+  /** requestTimeoutMs bounds a whole request, body upload included (fastify's default 0 disables it). */
+  requestTimeoutMs: number
+  /** headersTimeoutMs bounds the arrival of the request headers (slowloris). */
+  headersTimeoutMs: number
+  /** keepAliveTimeoutMs keeps idle connections longer than Go's 90 s idle timeout, so the server never closes first. */
+  keepAliveTimeoutMs: number
+  /** connectionTimeoutMs closes sockets inactive this long; longer than the longest handler budget (30 s). */
+  connectionTimeoutMs: number
+}
+
+export const DEFAULT_LIMITS: ConnectionLimits = { requestTimeoutMs: 60_000, headersTimeoutMs: 10_000, keepAliveTimeoutMs: 95_000, connectionTimeoutMs: 65_000 }
+
+/** The default safety margin between a handler's deadline and the caller's timeout. */
+export const DEFAULT_DEADLINE_MARGIN_MS = 500
+
+export interface ExtensionServerOptions {
+  /** handlers are the extension's handlers; Discovery is answered from them. */
+  handlers: readonly AnyHandlerRegistration[]
+  /** catalog holds the hooks the handlers implement (default: createCatalog(), Cluster API's hooks). */
+  catalog?: Catalog
+  /** tls serves HTTPS from certificate files, re-read when they change. Required unless insecureHttp. */
+  tls?: TLSFileOptions
+  /** insecureHttp serves plain HTTP; Cluster API calls extensions over HTTPS only, so use it behind a TLS proxy or in tests. */
+  insecureHttp?: boolean
+  /** pathPrefix is put in front of every hook path (the ExtensionConfig's URL path or service.path). */
+  pathPrefix?: string
+  /** logger is a pino logger; by default JSON to stdout at logLevel. */
+  logger?: Logger
+  logLevel?: string
+  /** deadlineMarginMs is subtracted from the caller's timeout to get the handler's deadline (default 500). */
+  deadlineMarginMs?: number
+  limits?: Partial<ConnectionLimits>
+  /** docs serves /openapi.json and a browsable UI at /docs (default true). */
+  docs?: boolean
+  /** defaultMetrics adds prom-client's process metrics to /metrics (default false). */
+  defaultMetrics?: boolean
+}
+
+export interface ListenOptions {
+  /** port defaults to 9443, like Cluster API's server; 0 picks a free port. */
+  port?: number
+  /** host defaults to 0.0.0.0 (all interfaces, as a Pod needs). */
+  host?: string
+}
+
+export interface ExtensionServer {
+  /** app is the underlying fastify instance (inject, extra routes before listen). */
+  readonly app: FastifyInstance
+  readonly catalog: Catalog
+  /** discovery is the Discovery response the server answers with. */
+  readonly discovery: { status: 'Success', handlers: AnnouncedHandler[] }
+  /** routes lists the hook paths, Discovery first. */
+  readonly routes: ReadonlyArray<{ path: string, hook: string, apiVersion: string, name: string }>
+  readonly metrics: Registry
+  readonly openapi: OpenAPIDocument
+  /** listen starts serving and resolves to the base URL, e.g. https://127.0.0.1:9443. */
+  listen: (options?: ListenOptions) => Promise<string>
+  /** address is the bound address once listening. */
+  address: () => AddressInfo | undefined
+  /** close stops accepting connections, lets in-flight calls finish, then resolves. */
+  close: () => Promise<void>
+  inject: FastifyInstance['inject']
+}
+
+const NOT_ALLOWED = ['GET', 'HEAD', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'] as const
+
+export function createExtensionServer (options: ExtensionServerOptions): ExtensionServer {
+  const catalog = options.catalog ?? createCatalog()
+  if (options.tls && options.insecureHttp) throw new RegistrationError('pass either tls or insecureHttp, not both')
+  if (!options.tls && !options.insecureHttp) throw new RegistrationError('TLS is required: pass tls { certFile, keyFile } (or insecureHttp: true to serve plain HTTP on purpose)')
+  const resolved = resolveHandlers(catalog, options.handlers)
+  const discoveryHook = catalog.find({ group: GROUP, version: VERSION, hook: 'Discovery' })
+  if (!discoveryHook) throw new RegistrationError(`catalog "${catalog.name}" has no ${GROUP}/${VERSION} Discovery hook; start from createCatalog()`)
+
+  const prefix = normalizePrefix(options.pathPrefix)
+  const discovery = { status: 'Success' as const, handlers: resolved.map(r => r.announced as AnnouncedHandler) }
+  const routes: Array<HookRoute & { path: string }> = [
+    { hook: discoveryHook, name: '', path: prefixed(prefix, catalog.path(discoveryHook.gvh)), invoke: () => structuredClone(discovery) },
+    ...resolved.map(r => ({
+      hook: r.hook,
+      name: r.name,
+      path: prefixed(prefix, r.path),
+      ...(r.registration.timeoutSeconds !== undefined ? { timeoutSeconds: r.registration.timeoutSeconds } : {}),
+      invoke: r.registration.handler as HookRoute['invoke']
+    }))
+  ]
+
+  const logger = options.logger ?? pino({ level: options.logLevel ?? 'info' })
+  const limits = { ...DEFAULT_LIMITS, ...options.limits }
+  const marginMs = options.deadlineMarginMs ?? DEFAULT_DEADLINE_MARGIN_MS
+  // Node checks headersTimeout/requestTimeout only every connectionsCheckingInterval (30 s by default).
+  const nodeServerOptions = { connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs), headersTimeout: limits.headersTimeoutMs }
+  const app = Fastify({
+    loggerInstance: logger,
+    ...(options.tls ? { https: { ...httpsOptions(options.tls), ...nodeServerOptions } } : { http: nodeServerOptions }),
+    requestTimeout: limits.requestTimeoutMs,
+    connectionTimeout: limits.connectionTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    requestIdHeader: 'x-request-id',
+    genReqId: () => randomUUID(),
+    return503OnClosing: true,
+    forceCloseConnections: 'idle'
+  }) as unknown as FastifyInstance
+  app.server.headersTimeout = limits.headersTimeoutMs
+  if (options.insecureHttp) {
+    logger.warn('serving plain HTTP because insecureHttp is set: Cluster API calls extensions over HTTPS only; use this for tests or behind a TLS-terminating proxy')
+  }
+
+  const metrics = createMetrics({ defaultMetrics: options.defaultMetrics ?? false })
+  const openapi = buildOpenAPIDocument(catalog, { version: OPENAPI_VERSION })
+  let state: 'starting' | 'ready' | 'closing' = 'starting'
+  let stopWatching = () => {}
+
+  app.setErrorHandler(sendError)
+  app.setNotFoundHandler((request, reply) => sendError(new HttpError(404, 'NotFound', `no route for ${request.method} ${request.url.split('?')[0]}`), request, reply))
+  app.addHook('onSend', async (request, reply) => { reply.header('x-request-id', request.id) })
+
+  // Hook routes: one POST per handler, in a scope whose only body parser reads JSON up to 20 MiB.
+  app.register(async (scope) => {
+    installBodyParser(scope, MAX_BODY_BYTES, 4 * MAX_BODY_BYTES)
+    for (const route of routes) {
+      scope.post(route.path, async (request: FastifyRequest<{ Querystring: { timeout?: string } }>, reply: FastifyReply) => {
+        const started = process.hrtime.bigint()
+        const labels = { hook: route.hook.gvh.hook, handler: route.name }
+        const log = request.log.child({ ...labels, apiVersion: route.hook.apiVersion }) as unknown as Logger
+        const outcome = await callHook(route, request.body as RawBody | undefined, request.query.timeout, { catalog, log, requestId: request.id, marginMs })
+        metrics.observe(labels, outcome.status, Number(process.hrtime.bigint() - started) / 1e9, outcome.reason)
+        return reply.code(200).type('application/json').send(JSON.stringify(outcome.body))
+      })
+      scope.route({
+        method: [...NOT_ALLOWED],
+        url: route.path,
+        exposeHeadRoute: false,
+        onRequest: async (request, reply) => {
+          reply.header('allow', 'POST')
+          sendError(new HttpError(405, 'MethodNotAllowed', `${request.method} is not allowed on ${route.path}: hooks are called with POST`), request, reply)
+          return reply
+        },
+        handler: async () => undefined
+      })
+    }
+  })
+
+  // Operations routes.
+  app.get('/healthz', async () => ({ status: 'ok' }))
+  app.get('/readyz', async (request, reply) => {
+    if (state === 'ready') return { status: 'ready' }
+    return reply.code(503).send({ code: 'NotReady', message: state === 'closing' ? 'the server is shutting down' : 'the server is not listening yet' })
+  })
+  app.get('/metrics', async (request, reply) => reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()))
+  if (options.docs ?? true) {
+    app.get('/openapi.json', async () => openapi)
+    app.register(swagger, { mode: 'static', specification: { document: openapi as never } })
+    app.register(swaggerUi, { routePrefix: '/docs' })
+  }
+
+  return {
+    app,
+    catalog,
+    discovery,
+    routes: routes.map(r => ({ path: r.path, hook: r.hook.gvh.hook, apiVersion: r.hook.apiVersion, name: r.name })),
+    metrics: metrics.registry,
+    openapi,
+    inject: app.inject.bind(app) as FastifyInstance['inject'],
+    address: () => {
+      const address = app.server.address()
+      return address && typeof address === 'object' ? address : undefined
+    },
+    async listen (listenOptions = {}) {
+      const host = listenOptions.host ?? '0.0.0.0'
+      await app.listen({ port: listenOptions.port ?? 9443, host })
+      if (options.tls) stopWatching = watchCertificates(app.server as unknown as { setSecureContext: (o: SecureContextOptions) => void }, options.tls, logger)
+      state = 'ready'
+      const { port } = app.server.address() as AddressInfo
+      const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host
+      return `${options.tls ? 'https' : 'http'}://${shownHost}:${port}`
+    },
+    async close () {
+      state = 'closing'
+      stopWatching()
+      await app.close()
+    }
+  }
+}
+
+function normalizePrefix (prefix: string | undefined): string {
+  if (!prefix) return ''
+  const cleaned = posix.normalize(`/${prefix}`).replace(/\/+$/, '')
+  return cleaned === '/' ? '' : cleaned
+}
+
+function prefixed (prefix: string, path: string): string {
+  return `${prefix}${path}`
+}
