@@ -15,7 +15,7 @@ import https from 'node:https'
 import net from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { buildGoModule } from '../helpers/go-tools.js'
 import { KubeConfig } from '@kubernetes/client-node'
 
 export interface ControlPlaneOptions {
@@ -75,32 +75,13 @@ export interface ControlPlane {
   stop (): Promise<void>
 }
 
-const repoRoot = fileURLToPath(new URL('../../', import.meta.url))
 const binaries = ['etcd', 'kube-apiserver', 'kubectl'] as const
-let built: Promise<string> | undefined
 
 /** The directory holding etcd, kube-apiserver and kubectl, building them when no override is set. */
 export async function controlPlaneBinDir (): Promise<string> {
   const fromEnv = process.env.KUBEBUILDER_ASSETS || process.env.RUNTIME_SDK_CONTROL_PLANE_BIN
   if (fromEnv) return fromEnv
-  built ??= buildControlPlane()
-  return built
-}
-
-function buildControlPlane (): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('bash', [join(repoRoot, 'tools/build.sh'), 'control-plane'], {
-      cwd: repoRoot, stdio: ['ignore', 'pipe', 'inherit']
-    })
-    let stdout = ''
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => { stdout += chunk })
-    child.on('error', reject)
-    child.on('close', (code) => {
-      const last = stdout.trim().split('\n').pop()?.trim()
-      if (code === 0 && last) resolve(last)
-      else reject(new Error(`tools/build.sh control-plane failed (exit ${code}); stdout:\n${stdout}`))
-    })
-  })
+  return buildGoModule('control-plane')
 }
 
 function checkBinaries (binDir: string): void {

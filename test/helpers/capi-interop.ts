@@ -17,10 +17,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
+import { buildGoModule } from './go-tools.js'
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url))
-
-let built: Promise<string | undefined> | undefined
 
 /** True when a `go` command is on PATH. */
 export function goAvailable (): boolean {
@@ -33,26 +32,7 @@ export function goAvailable (): boolean {
  * Resolves undefined, without throwing, only when `go` is not on PATH; build failures reject.
  */
 export function buildCapiInterop (): Promise<string | undefined> {
-  built ??= goAvailable() ? runBuild() : Promise.resolve(undefined)
-  return built
-}
-
-function runBuild (): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('bash', [join(repoRoot, 'tools/build.sh'), 'capi-interop'], {
-      cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe']
-    })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => { stdout += chunk })
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk })
-    child.on('error', reject)
-    child.on('close', (code) => {
-      const last = stdout.trim().split('\n').pop()?.trim()
-      if (code === 0 && last) resolve(last)
-      else reject(new Error(`tools/build.sh capi-interop failed (exit ${code}):\n${stderr}${stdout}`))
-    })
-  })
+  return goAvailable() ? buildGoModule('capi-interop') : Promise.resolve(undefined)
 }
 
 async function binDir (): Promise<string> {
