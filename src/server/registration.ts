@@ -1,6 +1,6 @@
 // Checking handler registrations up front, so that an extension never announces handlers Cluster API rejects.
 import type { Catalog, CatalogHook } from '../catalog/catalog.js'
-import { handlerErrors, type AnnouncedHandler } from '../catalog/handlers.js'
+import { defaultHandler, handlerErrors, type AnnouncedHandler } from '../catalog/handlers.js'
 import type { AnyHandlerRegistration } from './types.js'
 
 export class RegistrationError extends Error {
@@ -60,7 +60,7 @@ export function resolveHandlers (catalog: Catalog, registrations: readonly AnyHa
         ...(registration.timeoutSeconds !== undefined ? { timeoutSeconds: registration.timeoutSeconds } : {}),
         ...(registration.failurePolicy !== undefined ? { failurePolicy: registration.failurePolicy } : {})
       }
-      const problems = handlerErrors(catalog, { ...announced, timeoutSeconds: announced.timeoutSeconds ?? 10, failurePolicy: announced.failurePolicy ?? 'Fail' })
+      const problems = handlerErrors(catalog, defaultHandler(announced))
       errors.push(...problems.map(p => `${label}: ${p}`))
       if (errors.length === before) resolved.push({ registration, hook, name, path: catalog.path(hook.gvh, name), announced })
     }
