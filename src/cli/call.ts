@@ -5,7 +5,8 @@ import type { ExtensionConfig } from '../api/extension-config.js'
 import { HOOKS_GROUP } from '../catalog/default.js'
 import { type CallResult, type HandlerOutcome, RuntimeCallError, RuntimeClient } from '../client/client.js'
 import { extensionConfigForUrl, parseLabels, readExtensionConfigs, readObject } from '../client/files.js'
-import { type CliIO, defaultIO, table } from './discover.js'
+import { type CliIO, defaultIO } from './discover.js'
+import { table } from './table.js'
 
 interface CallCliOptions {
   object: string

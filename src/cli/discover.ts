@@ -2,6 +2,7 @@
 import { Command, Option } from 'commander'
 import { RuntimeClient } from '../client/client.js'
 import { loadExtensionConfig } from '../client/files.js'
+import { table } from './table.js'
 
 export interface CliIO {
   stdout: (text: string) => void
@@ -16,12 +17,6 @@ interface DiscoverOptions {
   certFile?: string
   keyFile?: string
   output: 'table' | 'json'
-}
-
-/** Formats rows as left-aligned columns. */
-export function table (header: string[], rows: string[][]): string {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map(r => (r[i] ?? '').length)))
-  return [header, ...rows].map(r => r.map((c, i) => i === r.length - 1 ? c : c.padEnd(widths[i] ?? 0)).join('  ')).join('\n') + '\n'
 }
 
 export function discoverCommand (io: CliIO = defaultIO): Command {

@@ -1,5 +1,6 @@
 import { Command, Option } from 'commander'
 import { createCatalog } from '../catalog/default.js'
+import { columns } from './table.js'
 
 export function hooksCommand (): Command {
   return new Command('hooks')
@@ -18,7 +19,6 @@ export function hooksCommand (): Command {
         process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`)
         return
       }
-      const width = Math.max(...rows.map(r => r.hook.length))
-      for (const r of rows) process.stdout.write(`${r.hook.padEnd(width)}  ${r.blocking ? 'blocking' : '        '}  ${r.path}\n`)
+      process.stdout.write(columns(rows.map(r => [r.hook, r.blocking ? 'blocking' : '', r.path])))
     })
 }
