@@ -21,8 +21,8 @@ export class TransportError extends Error {
  * Throws with Cluster API's messages when the config has no usable URL.
  */
 export function urlForExtension (config: ClientConfig, hookPath: string): URL {
-  const service = config.service
-  if (service && (service.name || service.namespace || service.path || service.port)) {
+  const service = definedService(config)
+  if (service) {
     const port = service.port ?? 443
     const u = new URL(`https://${service.name}.${service.namespace}.svc:${port}`)
     u.pathname = posix.join('/', service.path ?? '', hookPath)
@@ -41,10 +41,16 @@ export function urlForExtension (config: ClientConfig, hookPath: string): URL {
   return u
 }
 
+/** The Service reference, when any of its fields is set (Cluster API's "defined" test), else undefined. */
+function definedService (config: ClientConfig): ClientConfig['service'] {
+  const service = config.service
+  return service && (service.name || service.namespace || service.path || service.port) ? service : undefined
+}
+
 /** host[:port] of a URL for the `host` metric label, keeping an explicit port of service URLs. */
 export function hostLabel (config: ClientConfig, url: URL): string {
-  const service = config.service
-  if (service && (service.name || service.namespace || service.path || service.port)) return `${service.name}.${service.namespace}.svc:${service.port ?? 443}`
+  const service = definedService(config)
+  if (service) return `${service.name}.${service.namespace}.svc:${service.port ?? 443}`
   return url.host
 }
 
