@@ -1,68 +1,77 @@
-// The parts of an ExtensionConfig (runtime.cluster.x-k8s.io/v1beta2) that the runtime client and registry use.
+// The ExtensionConfig (runtime.cluster.x-k8s.io/v1beta2) as TypeScript types, derived from the schemas in
+// v1beta2.ts and meta.ts. The runtime client and registry also handle objects that never passed validation
+// (built in code, read from files, written by other controllers), so a few fields are widened to what they
+// check at run time: selector operators, failure policies and observed conditions.
+import type { Static } from '../../hooks/schema.js'
+import type * as meta from './meta.js'
+import type * as v1beta2 from './v1beta2.js'
 
-/** ServiceReference points at a Kubernetes Service serving the extension. */
-export interface ServiceReference {
-  namespace: string
-  name: string
-  /** path is a prefix for every hook path. */
-  path?: string
-  /** port defaults to 443. */
-  port?: number
-}
+/** Any string, while editors still suggest the known values. */
+type Open<T extends string> = T | (string & {})
 
-/** ClientConfig says how to reach an extension: exactly one of url and service, optionally a CA bundle. */
-export interface ClientConfig {
-  url?: string
-  service?: ServiceReference
-  /** caBundle is a base64 encoded (standard, padded) PEM CA bundle; the system roots are used when not set. */
-  caBundle?: string
-}
+export type ServiceReference = v1beta2.V1Beta2ServiceReference
+export type ClientConfig = v1beta2.V1Beta2ClientConfig
 
-export type LabelSelectorOperator = 'In' | 'NotIn' | 'Exists' | 'DoesNotExist'
+export type LabelSelectorOperator = Static<typeof meta.LabelSelectorOperator>
 
-export interface LabelSelectorRequirement {
-  key: string
-  operator: LabelSelectorOperator | string
-  values?: string[]
+export type LabelSelectorRequirement = Omit<Static<typeof meta.LabelSelectorRequirement>, 'operator'> & {
+  /** operator is checked when a selector is used; an unknown one matches nothing. */
+  operator: Open<LabelSelectorOperator>
 }
 
 /** A Kubernetes label selector: `{}` matches everything, every given requirement must hold. */
-export interface LabelSelector {
-  matchLabels?: Record<string, string>
+export type LabelSelector = Omit<Static<typeof meta.LabelSelector>, 'matchExpressions'> & {
   matchExpressions?: LabelSelectorRequirement[]
 }
 
 /** A handler registered from a Discovery response, named `<handler>.<ExtensionConfig name>`. */
-export interface ExtensionHandlerStatus {
-  name: string
-  requestHook: { apiVersion: string, hook: string }
-  timeoutSeconds?: number
-  failurePolicy?: 'Fail' | 'Ignore' | string
+export type ExtensionHandlerStatus = Omit<v1beta2.V1Beta2ExtensionHandler, 'failurePolicy'> & {
+  /** failurePolicy is Fail or Ignore; the registry rejects other values. */
+  failurePolicy?: Open<'Fail' | 'Ignore'>
 }
 
-export interface ExtensionConfigSpec {
-  clientConfig: ClientConfig
+export type ExtensionConfigSpec = Omit<v1beta2.V1Beta2ExtensionConfigSpec, 'namespaceSelector'> & {
   namespaceSelector?: LabelSelector
-  settings?: Record<string, string>
 }
 
-export interface ExtensionConfigStatus {
+/** metav1.Condition, as the controller writes it. */
+export type Condition = Static<typeof meta.Condition>
+/** Cluster API's legacy v1beta1 condition (status.deprecated.v1beta1.conditions). */
+export type V1Beta1Condition = Static<typeof meta.V1Beta1Condition>
+
+/** A condition as read back: other writers (and hand-written files) may leave fields out. */
+export type ObservedCondition = Partial<Condition> & { type: string }
+export type ObservedV1Beta1Condition = Partial<V1Beta1Condition> & { type: string }
+
+/** The status the controller writes. */
+export type ExtensionConfigStatus = {
+  conditions?: Condition[]
   handlers?: ExtensionHandlerStatus[]
-  conditions?: unknown[]
+  deprecated?: { v1beta1?: { conditions?: V1Beta1Condition[] } }
+}
+
+/** A status as read: what ExtensionConfigStatus allows, partial conditions, and fields we do not know. */
+export type ObservedExtensionConfigStatus = {
+  conditions?: ObservedCondition[]
+  handlers?: ExtensionHandlerStatus[]
+  deprecated?: { v1beta1?: { conditions?: ObservedV1Beta1Condition[] } }
   [key: string]: unknown
 }
 
-export interface ExtensionConfig {
+export type ObjectMeta = Static<typeof meta.ObjectMeta> & {
+  namespace?: string
+  uid?: string
+  resourceVersion?: string
+  generation?: number
+  creationTimestamp?: string
+  deletionTimestamp?: string
+  [key: string]: unknown
+}
+
+export type ExtensionConfig = {
   apiVersion?: string
   kind?: string
-  metadata: {
-    name: string
-    resourceVersion?: string
-    generation?: number
-    labels?: Record<string, string>
-    annotations?: Record<string, string>
-    [key: string]: unknown
-  }
+  metadata: ObjectMeta
   spec: ExtensionConfigSpec
-  status?: ExtensionConfigStatus
+  status?: ObservedExtensionConfigStatus
 }
