@@ -1,0 +1,321 @@
+// A small Kubernetes REST client over undici: JSON requests and streaming watches against the server of a
+// kubeconfig, with its CA, client certificate, bearer token (refreshed per request through client-node's
+// authenticators, so rotated token files and exec plugins keep working) and insecure-skip-tls-verify.
+// Generic over object types: it knows paths, not kinds.
+import type { RequestOptions as HttpsRequestOptions } from 'node:https'
+import { bufferFromFileOrString, KubeConfig } from '@kubernetes/client-node'
+import { Agent, request as undiciRequest, type Dispatcher } from 'undici'
+import { KubeApiError, type KubeStatus } from './errors.js'
+
+export { KubeApiError, type KubeStatus } from './errors.js'
+
+/** The metadata fields the plumbing relies on; everything else passes through untouched. */
+export interface ObjectMeta {
+  name: string
+  namespace?: string
+  resourceVersion?: string
+  uid?: string
+  generation?: number
+  labels?: Record<string, string>
+  annotations?: Record<string, string>
+  deletionTimestamp?: string
+  [field: string]: unknown
+}
+
+export interface KubeObject {
+  apiVersion?: string
+  kind?: string
+  metadata: ObjectMeta
+}
+
+export interface KubeList<T> {
+  apiVersion?: string
+  kind?: string
+  metadata: { resourceVersion?: string, continue?: string, remainingItemCount?: number }
+  items: T[]
+}
+
+export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK'
+
+/** One watch event. ERROR events never reach the handler: they end the watch with a KubeApiError. */
+export interface WatchEvent<T> {
+  type: WatchEventType
+  object: T
+}
+
+export type Query = Record<string, string | number | boolean | undefined>
+
+export interface RequestOptions {
+  /** Query parameters; undefined values are left out. */
+  query?: Query
+  /** A JSON value (serialised) or a string/Buffer sent as is. */
+  body?: unknown
+  /** Content-Type of the body (default application/json). */
+  contentType?: string
+  /** Accept header (default application/json). */
+  accept?: string
+  signal?: AbortSignal
+  /** Abort the request (including reading the body) after this long; 0 = no limit. Default: the client's timeoutMs. */
+  timeoutMs?: number
+}
+
+export interface WatchOptions {
+  /** Start after this resourceVersion; absent = "start at most recent" (the server sends ADDED for every object first). */
+  resourceVersion?: string
+  allowWatchBookmarks?: boolean
+  /** Ask the server to end the watch after this long; the client also gives up 30 s after it (half-open connections). */
+  timeoutSeconds?: number
+  labelSelector?: string
+  fieldSelector?: string
+  /** Accept header (default application/json), e.g. the PartialObjectMetadata form. */
+  accept?: string
+  signal?: AbortSignal
+  /** More query parameters. */
+  query?: Query
+}
+
+export interface KubeApiOptions {
+  /** Default per-request limit for everything but watches (default 30 000 ms; 0 = none). */
+  timeoutMs?: number
+  /** User-Agent header (default runtime-sdk-controller). */
+  userAgent?: string
+}
+
+const JSON_TYPE = 'application/json'
+const MERGE_PATCH = 'application/merge-patch+json'
+// The server ends a watch at timeoutSeconds; a stream still open this much later is presumed dead.
+const WATCH_DEADLINE_GRACE_MS = 30_000
+
+export class KubeApi {
+  /** The API server URL from the kubeconfig (no trailing slash). */
+  readonly server: string
+  readonly #config: KubeConfig
+  readonly #agent: Agent
+  readonly #timeoutMs: number
+  readonly #userAgent: string
+  #closed = false
+  // Static credentials (a token or basic auth in the kubeconfig) are resolved once; auth providers and
+  // exec plugins (in-cluster token files, cloud logins) are asked per request so rotation is picked up.
+  readonly #dynamicAuth: boolean
+  #staticAuth: Promise<Record<string, string>> | undefined
+
+  /** From a loaded KubeConfig (its current context) or the path of a kubeconfig file. */
+  constructor (config: KubeConfig | string, options: KubeApiOptions = {}) {
+    if (typeof config === 'string') {
+      const kc = new KubeConfig()
+      kc.loadFromFile(config)
+      config = kc
+    }
+    const cluster = config.getCurrentCluster()
+    if (!cluster) throw new Error('kube api: the kubeconfig has no current cluster')
+    const server = new URL(cluster.server)
+    // client-node's authenticators (used per request for the Authorization header) refuse this combination.
+    if (server.protocol === 'http:' && !cluster.skipTLSVerify) {
+      throw new Error(`kube api: plain HTTP server ${cluster.server} needs insecure-skip-tls-verify in the kubeconfig`)
+    }
+    this.server = server.origin + server.pathname.replace(/\/+$/, '')
+    this.#config = config
+    this.#timeoutMs = options.timeoutMs ?? 30_000
+    this.#userAgent = options.userAgent ?? 'runtime-sdk-controller'
+    const user = config.getCurrentUser()
+    this.#dynamicAuth = Boolean(user?.authProvider || user?.exec)
+    const ca = bufferFromFileOrString(cluster.caFile, cluster.caData)
+    const cert = user ? bufferFromFileOrString(user.certFile, user.certData) : null
+    const key = user ? bufferFromFileOrString(user.keyFile, user.keyData) : null
+    this.#agent = new Agent({
+      connect: {
+        ...(ca ? { ca } : {}),
+        ...(cert && key ? { cert, key } : {}),
+        ...(cluster.tlsServerName ? { servername: cluster.tlsServerName } : {}),
+        rejectUnauthorized: !cluster.skipTLSVerify
+      },
+      keepAliveTimeout: 30_000
+    })
+  }
+
+  /** One request; a JSON answer is parsed, an empty one gives undefined. Non-2xx answers throw KubeApiError. */
+  async request<T = unknown> (method: string, path: string, options: RequestOptions = {}): Promise<T> {
+    const what = `${method} ${path}`
+    const { res, done } = await this.#send(method, path, options, options.timeoutMs ?? this.#timeoutMs, {})
+    try {
+      const text = await res.body.text()
+      if (res.statusCode < 200 || res.statusCode >= 300) throw KubeApiError.fromResponse(res.statusCode, text, what)
+      if (!text) return undefined as T
+      try {
+        return JSON.parse(text) as T
+      } catch {
+        throw new Error(`${what}: answer is not JSON: ${text.slice(0, 200)}`)
+      }
+    } finally {
+      done()
+    }
+  }
+
+  get<T = unknown> (path: string, options?: RequestOptions): Promise<T> {
+    return this.request<T>('GET', path, options)
+  }
+
+  list<T = unknown> (path: string, options?: RequestOptions): Promise<KubeList<T>> {
+    return this.request<KubeList<T>>('GET', path, options)
+  }
+
+  /** POST to a collection path. */
+  create<T = unknown> (path: string, body: unknown, options?: RequestOptions): Promise<T> {
+    return this.request<T>('POST', path, { ...options, body })
+  }
+
+  /** PUT: a full replacement; optimistic concurrency when body.metadata.resourceVersion is set (409 Conflict). */
+  replace<T = unknown> (path: string, body: unknown, options?: RequestOptions): Promise<T> {
+    return this.request<T>('PUT', path, { ...options, body })
+  }
+
+  /** PATCH with a JSON merge patch (RFC 7386): null deletes a field, objects merge, lists are replaced. */
+  mergePatch<T = unknown> (path: string, patch: unknown, options?: RequestOptions): Promise<T> {
+    return this.request<T>('PATCH', path, { ...options, body: patch, contentType: MERGE_PATCH })
+  }
+
+  /** DELETE; options.body may carry DeleteOptions (preconditions, propagationPolicy). */
+  delete<T = unknown> (path: string, options?: RequestOptions): Promise<T> {
+    return this.request<T>('DELETE', path, options)
+  }
+
+  /**
+   * Watches a collection path, calling onEvent for each ADDED/MODIFIED/DELETED/BOOKMARK event in order.
+   * Resolves when the server ends the stream; rejects with a KubeApiError on a failed response or an
+   * ERROR event (e.g. 410 Expired: the resourceVersion is too old), with the abort reason when the
+   * signal fires, and with whatever onEvent throws (the stream is closed first).
+   */
+  async watch<T = unknown> (path: string, options: WatchOptions, onEvent: (event: WatchEvent<T>) => void): Promise<void> {
+    const query: Query = {
+      ...options.query,
+      watch: 'true',
+      resourceVersion: options.resourceVersion || undefined,
+      allowWatchBookmarks: options.allowWatchBookmarks ? 'true' : undefined,
+      timeoutSeconds: options.timeoutSeconds,
+      labelSelector: options.labelSelector,
+      fieldSelector: options.fieldSelector
+    }
+    const deadlineMs = options.timeoutSeconds ? options.timeoutSeconds * 1000 + WATCH_DEADLINE_GRACE_MS : 0
+    const { res, done } = await this.#send('GET', path, { query, accept: options.accept, signal: options.signal }, deadlineMs, { bodyTimeout: 0 })
+    try {
+      if (res.statusCode < 200 || res.statusCode >= 300) {
+        throw KubeApiError.fromResponse(res.statusCode, await res.body.text(), `watch ${path}`)
+      }
+      const lines = new LineSplitter()
+      const handle = (line: string): void => onEvent(parseWatchEvent<T>(line, path))
+      for await (const chunk of res.body) lines.push(chunk as Buffer, handle)
+      lines.end(handle)
+    } finally {
+      // Closes the stream when onEvent threw or an ERROR event ended the watch early.
+      res.body.destroy()
+      done()
+    }
+  }
+
+  /** Closes the connection pool; in-flight requests fail. */
+  async close (): Promise<void> {
+    if (this.#closed) return
+    this.#closed = true
+    await this.#agent.destroy()
+  }
+
+  async #send (method: string, path: string, options: RequestOptions, timeoutMs: number,
+    extra: Partial<Dispatcher.RequestOptions>): Promise<{ res: Dispatcher.ResponseData, done: () => void }> {
+    if (this.#closed) throw new Error(`kube api: closed (${method} ${path})`)
+    const url = new URL(this.server + path)
+    for (const [k, v] of Object.entries(options.query ?? {})) {
+      if (v !== undefined) url.searchParams.set(k, String(v))
+    }
+    const headers: Record<string, string> = {
+      ...await this.#authHeaders(),
+      accept: options.accept ?? JSON_TYPE,
+      'user-agent': this.#userAgent
+    }
+    let body: string | Buffer | undefined
+    if (options.body !== undefined) {
+      body = typeof options.body === 'string' || Buffer.isBuffer(options.body) ? options.body : JSON.stringify(options.body)
+      headers['content-type'] = options.contentType ?? JSON_TYPE
+    }
+    // A timer we can clear (AbortSignal.timeout cannot be cancelled), combined with the caller's signal.
+    const timeout = new AbortController()
+    const timer = timeoutMs > 0
+      ? setTimeout(() => timeout.abort(new DOMException(`${method} ${path} timed out after ${timeoutMs} ms`, 'TimeoutError')), timeoutMs)
+      : undefined
+    const signal = options.signal ? AbortSignal.any([options.signal, timeout.signal]) : timeout.signal
+    const done = () => clearTimeout(timer)
+    try {
+      const res = await undiciRequest(url, { ...extra, method: method as Dispatcher.HttpMethod, headers, body, signal, dispatcher: this.#agent })
+      return { res, done }
+    } catch (err) {
+      done()
+      throw err
+    }
+  }
+
+  #authHeaders (): Promise<Record<string, string>> {
+    if (this.#dynamicAuth) return this.#resolveAuth()
+    this.#staticAuth ??= this.#resolveAuth()
+    // A failed resolution is not cached.
+    this.#staticAuth.catch(() => { this.#staticAuth = undefined })
+    return this.#staticAuth
+  }
+
+  /** Authorization (and impersonation) headers from the kubeconfig user, through client-node's authenticators. */
+  async #resolveAuth (): Promise<Record<string, string>> {
+    const opts: HttpsRequestOptions = {}
+    await this.#config.applyToHTTPSOptions(opts)
+    const headers: Record<string, string> = {}
+    for (const [k, v] of Object.entries(opts.headers ?? {})) {
+      if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v)
+    }
+    if (opts.auth) headers.authorization = `Basic ${Buffer.from(opts.auth).toString('base64')}`
+    return headers
+  }
+}
+
+function parseWatchEvent<T> (line: string, path: string): WatchEvent<T> {
+  let event: { type?: string, object?: unknown }
+  try {
+    event = JSON.parse(line)
+  } catch {
+    throw new Error(`watch ${path}: undecodable event: ${line.slice(0, 200)}`)
+  }
+  switch (event.type) {
+    case 'ADDED':
+    case 'MODIFIED':
+    case 'DELETED':
+    case 'BOOKMARK':
+      if (!event.object || typeof event.object !== 'object') throw new Error(`watch ${path}: ${event.type} event without an object`)
+      return event as WatchEvent<T>
+    case 'ERROR':
+      throw KubeApiError.fromStatus((event.object ?? {}) as KubeStatus)
+    default:
+      throw new Error(`watch ${path}: unknown event type ${JSON.stringify(event.type)}`)
+  }
+}
+
+/** Splits a byte stream into lines; multi-byte characters and lines may span chunks. */
+export class LineSplitter {
+  readonly #decoder = new TextDecoder()
+  #buffer = ''
+
+  push (chunk: Uint8Array, onLine: (line: string) => void): void {
+    // Only the new text can hold the next newline: big objects arriving in many chunks stay linear.
+    let scanFrom = this.#buffer.length
+    this.#buffer += this.#decoder.decode(chunk, { stream: true })
+    let start = 0
+    for (let nl = this.#buffer.indexOf('\n', scanFrom); nl !== -1; nl = this.#buffer.indexOf('\n', scanFrom)) {
+      const line = this.#buffer.slice(start, nl)
+      start = nl + 1
+      scanFrom = start
+      if (line.trim()) onLine(line)
+    }
+    if (start > 0) this.#buffer = this.#buffer.slice(start)
+  }
+
+  end (onLine: (line: string) => void): void {
+    const rest = this.#buffer + this.#decoder.decode()
+    this.#buffer = ''
+    if (rest.trim()) onLine(rest)
+  }
+}
