@@ -2,10 +2,14 @@
 // The runtime-sdk command. Each subcommand lives in its own file and is registered here.
 import { Command } from 'commander'
 import { callCommand } from './call.js'
+import { controllerCommand } from './controller.js'
+import { demoCommand } from './demo.js'
 import { discoverCommand } from './discover.js'
 import { hooksCommand } from './hooks.js'
 import { openapiCommand } from './openapi.js'
+import { preflightCommand } from './preflight.js'
 import { serveCommand } from './serve.js'
+import { statusCommand } from './status.js'
 
 // A closed pipe (runtime-sdk openapi | head) is a normal way to stop reading, not an error.
 process.stdout.on('error', (err: NodeJS.ErrnoException) => { if (err.code === 'EPIPE') process.exit(0); throw err })
@@ -19,5 +23,9 @@ program.addCommand(discoverCommand())
 program.addCommand(callCommand())
 program.addCommand(openapiCommand())
 program.addCommand(serveCommand())
+program.addCommand(controllerCommand())
+program.addCommand(statusCommand())
+program.addCommand(preflightCommand())
+program.addCommand(demoCommand())
 
 await program.parseAsync()

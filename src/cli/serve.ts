@@ -9,6 +9,7 @@ import { createExtensionServer } from '../server/server.js'
 import type { AnyHandlerRegistration } from '../server/types.js'
 import type { TLSFileOptions } from '../server/tls.js'
 import { createCertificateAuthority } from '../tls/certificates.js'
+import { columns } from './table.js'
 
 interface ServeOptions {
   handlers?: string
@@ -87,7 +88,7 @@ export async function serve (opts: ServeOptions, say: (line: string) => void = l
   const discovery = server.routes[0]?.path ?? ''
   say(`serving ${opts.handlers ? opts.handlers : 'the reference extension'} at ${url}`)
   say('handlers:')
-  for (const r of server.routes.slice(1)) say(`  ${r.name.padEnd(32)} ${r.hook.padEnd(28)} POST ${r.path}`)
+  for (const line of columns(server.routes.slice(1).map(r => [r.name, r.hook, `POST ${r.path}`])).trimEnd().split('\n')) say(`  ${line}`)
   say(`operations: ${url}/healthz ${url}/readyz ${url}/metrics ${url}/docs`)
   const caFlag = tls?.caFile ? `--cacert ${tls.caFile} ` : tls ? '--cacert <ca.crt> ' : ''
   say(`try: curl -sS ${caFlag}-X POST ${url}${discovery} -H 'Content-Type: application/json' -d '{"kind":"DiscoveryRequest","apiVersion":"hooks.runtime.cluster.x-k8s.io/v1alpha1"}'`)

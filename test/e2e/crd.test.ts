@@ -11,7 +11,7 @@ import { V1ALPHA1_DEPRECATION_WARNING } from '../../src/api/constants.js'
 import { convertExtensionConfig } from '../../src/api/conversion.js'
 import { RULES_NOT_CHECKED, validateExtensionConfig } from '../../src/api/validate.js'
 import { createWebhookServer } from '../../src/controller/webhook-server.js'
-import { ec, ruleCases, serviceSpec } from '../api/rule-cases.js'
+import { ec, ruleCases, serviceSpec } from '../helpers/extension-config-rule-cases.js'
 import { silent, tlsFixture } from '../helpers/server.js'
 import { startControlPlane } from './control-plane.js'
 

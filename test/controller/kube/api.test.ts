@@ -8,7 +8,7 @@ import { KubeConfig } from '@kubernetes/client-node'
 import { KubeApi, KubeApiError, LineSplitter, type WatchEvent } from '../../../src/controller/kube/api.js'
 import { isAlreadyExists, isConflict, isKubeApiError, isNotFound, isResourceExpired } from '../../../src/controller/kube/errors.js'
 import { createCertificateAuthority } from '../../../src/tls/certificates.js'
-import { kubeConfigOptions, startFakeApiServer, type FakeApiServer, type Obj } from './fake-apiserver.js'
+import { kubeConfigOptions, startFakeApiServer, type FakeApiServer, type Obj } from '../../helpers/fake-apiserver.js'
 
 const CM = '/api/v1/namespaces/default/configmaps'
 const b64 = (s: string) => Buffer.from(s).toString('base64')

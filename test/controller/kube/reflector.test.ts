@@ -10,7 +10,7 @@ import {
   type ReflectorErrorInfo,
   type ReflectorOptions
 } from '../../../src/controller/kube/reflector.js'
-import { kubeConfigOptions, startFakeApiServer, type FakeApiServer, type Obj } from './fake-apiserver.js'
+import { kubeConfigOptions, startFakeApiServer, type FakeApiServer, type Obj } from '../../helpers/fake-apiserver.js'
 
 const SECRETS = '/api/v1/secrets'
 const secret = (name: string, value = 'v', namespace = 'ns'): Obj =>

@@ -1,0 +1,19 @@
+# The runtime-sdk image used by deploy/: `runtime-sdk controller` and `runtime-sdk serve`.
+FROM node:20.20.2-bookworm-slim AS build
+WORKDIR /src
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund --ignore-scripts
+COPY tsconfig.json tsconfig.build.json ./
+COPY hooks hooks
+COPY openapi openapi
+COPY src src
+RUN npm run build && npm prune --omit=dev --ignore-scripts
+
+FROM node:20.20.2-bookworm-slim
+WORKDIR /app
+ENV NODE_ENV=production
+COPY --from=build /src/package.json ./
+COPY --from=build /src/node_modules node_modules
+COPY --from=build /src/dist dist
+USER 65532:65532
+ENTRYPOINT ["node", "/app/dist/src/cli/main.js"]

@@ -1,0 +1,112 @@
+// runtime-sdk controller: runs the ExtensionConfig controller on the Kubernetes API or on a directory.
+import { Command, InvalidArgumentError } from 'commander'
+import { pino } from 'pino'
+import { runController, type RunningController } from '../controller/run.js'
+import { parseGoDuration } from '../server/duration.js'
+
+interface ControllerCliOptions {
+  kubeconfig?: string
+  extensionConfigs?: string
+  labelSelector?: string
+  leaderElect?: boolean
+  leaderElectionNamespace: string
+  leaderElectionId: string
+  readOnly?: boolean
+  metricsHost: string
+  metricsPort: number
+  webhookPort?: number
+  webhookCertDir: string
+  concurrency: number
+  rediscoveryInterval: number
+  resyncInterval: number
+  clientCertFile?: string
+  clientKeyFile?: string
+  logLevel: string
+}
+
+export const portOption = (value: string): number => {
+  const n = Number(value)
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('must be a port number (0-65535)')
+  return n
+}
+
+export const durationOption = (value: string): number => {
+  const ms = parseGoDuration(value)
+  if (ms === undefined) throw new InvalidArgumentError('must be a duration such as 30s, 10m or 1h30m (0 turns it off)')
+  return ms
+}
+
+const positiveInt = (value: string): number => {
+  const n = Number(value)
+  if (!Number.isInteger(n) || n < 1 || n > 1000) throw new InvalidArgumentError('must be an integer from 1 to 1000')
+  return n
+}
+
+export function controllerCommand (): Command {
+  return new Command('controller')
+    .description('run the ExtensionConfig controller: discover extensions, write status, keep the handler registry')
+    .option('--extension-configs <dir>', 'embedded mode: read ExtensionConfig, Secret and Namespace manifests from a directory (watched; status kept in memory)')
+    .option('--kubeconfig <file>', 'Kubernetes mode (the default): kubeconfig to use (default: KUBECONFIG, ~/.kube/config, in-cluster)')
+    .option('--label-selector <selector>', 'only handle ExtensionConfigs with these labels (Kubernetes mode)')
+    .option('--leader-elect', 'elect a leader on a coordination.k8s.io/v1 Lease; standbys only register what status says')
+    .option('--leader-election-namespace <ns>', 'namespace of the Lease', process.env['POD_NAMESPACE'] ?? 'runtime-sdk-system')
+    .option('--leader-election-id <name>', 'name of the Lease', 'runtime-sdk-extensionconfig-controller')
+    .option('--read-only', 'never discover or write: register the handlers another controller (e.g. Cluster API\'s) wrote in status')
+    .option('--metrics-host <host>', 'address of the HTTP endpoint (/metrics, /healthz, /readyz, /extensionconfigs)', '127.0.0.1')
+    .option('--metrics-port <port>', 'port of the HTTP endpoint (0 picks a free one)', portOption, 8080)
+    .option('--webhook-port <port>', 'serve the CRD conversion webhook (HTTPS, /convert) on this port', portOption)
+    .option('--webhook-cert-dir <dir>', 'directory with tls.crt and tls.key for the webhook', '/tmp/k8s-webhook-server/serving-certs')
+    .option('--concurrency <n>', 'ExtensionConfigs reconciled at once', positiveInt, 10)
+    .option('--rediscovery-interval <duration>', 're-run discovery of healthy extensions this often (0 turns it off)', durationOption, 600_000)
+    .option('--resync-interval <duration>', 'reconcile everything this often as a safety net (0 turns it off)', durationOption, 36_000_000)
+    .option('--client-cert-file <file>', 'PEM client certificate presented to extensions (mTLS)')
+    .option('--client-key-file <file>', 'PEM client key presented to extensions (mTLS)')
+    .option('--log-level <level>', 'pino log level', 'info')
+    .action(async (opts: ControllerCliOptions) => { await startControllerCli(opts) })
+}
+
+async function startControllerCli (opts: ControllerCliOptions): Promise<void> {
+  const logger = pino({ level: opts.logLevel }, pino.destination(2))
+  if (Boolean(opts.clientCertFile) !== Boolean(opts.clientKeyFile)) {
+    logger.error('--client-cert-file and --client-key-file go together')
+    process.exitCode = 2
+    return
+  }
+  if (opts.extensionConfigs && (opts.kubeconfig || opts.leaderElect || opts.labelSelector)) {
+    logger.error('--extension-configs (embedded mode) does not combine with --kubeconfig, --label-selector or --leader-elect')
+    process.exitCode = 2
+    return
+  }
+  let running: RunningController
+  try {
+    running = await runController({
+      ...(opts.extensionConfigs ? { extensionConfigsDir: opts.extensionConfigs } : {}),
+      ...(opts.kubeconfig ? { kubeconfig: opts.kubeconfig } : {}),
+      ...(opts.labelSelector ? { labelSelector: opts.labelSelector } : {}),
+      ...(opts.leaderElect ? { leaderElection: { namespace: opts.leaderElectionNamespace, name: opts.leaderElectionId } } : {}),
+      readOnly: opts.readOnly ?? false,
+      http: { host: opts.metricsHost, port: opts.metricsPort },
+      ...(opts.webhookPort !== undefined ? { webhook: { host: '0.0.0.0', port: opts.webhookPort, certDir: opts.webhookCertDir } } : {}),
+      concurrency: opts.concurrency,
+      rediscoveryIntervalMs: opts.rediscoveryInterval,
+      resyncIntervalMs: opts.resyncInterval,
+      ...(opts.clientCertFile && opts.clientKeyFile ? { clientCertificate: { certFile: opts.clientCertFile, keyFile: opts.clientKeyFile } } : {}),
+      logger
+    })
+  } catch (err) {
+    logger.error({ err: (err as Error).message }, 'the controller could not start')
+    process.exitCode = 1
+    return
+  }
+  logger.info({ url: running.httpUrl, webhook: running.webhookUrl, source: running.controller.source.kind }, 'serving status at /extensionconfigs')
+  running.controller.ready().then(() => logger.info('ready'), () => {})
+  let stopping = false
+  const stop = (signal: string) => {
+    if (stopping) return
+    stopping = true
+    logger.info({ signal }, 'stopping')
+    running.stop().then(() => process.exit(0), () => process.exit(1))
+  }
+  process.once('SIGTERM', () => stop('SIGTERM'))
+  process.once('SIGINT', () => stop('SIGINT'))
+}

@@ -1,0 +1,65 @@
+// runtime-sdk preflight: before an upgrade, lists registered handlers whose hook version this catalog does not
+// know (they would stop working) or marks deprecated. Run the target release's CLI to check against its catalog.
+import { Command } from 'commander'
+import { request } from 'undici'
+import { EXTENSION_CONFIG_GROUP, EXTENSION_CONFIG_PLURAL, EXTENSION_CONFIG_STORAGE_VERSION } from '../api/constants.js'
+import type { ExtensionConfig } from '../api/extension-config.js'
+import { createCatalog } from '../catalog/default.js'
+import type { StatusDocument } from '../controller/http.js'
+import { KubeApi } from '../controller/kube/api.js'
+import { hookVersionProblems } from '../controller/preflight.js'
+import { type CliIO, defaultIO } from './discover.js'
+import { table } from './table.js'
+
+interface PreflightOptions {
+  kubeconfig?: string
+  url?: string
+}
+
+async function registered (opts: PreflightOptions): Promise<ExtensionConfig[]> {
+  if (opts.url) {
+    const res = await request(new URL('/extensionconfigs', opts.url), { headersTimeout: 10_000, bodyTimeout: 10_000 })
+    const text = await res.body.text()
+    if (res.statusCode !== 200) throw new Error(`${opts.url} answered ${res.statusCode}: ${text.slice(0, 200)}`)
+    return (JSON.parse(text) as StatusDocument).extensionConfigs.map(r => r.extensionConfig)
+  }
+  const { KubeConfig } = await import('@kubernetes/client-node')
+  const kc = new KubeConfig()
+  if (opts.kubeconfig) kc.loadFromFile(opts.kubeconfig)
+  else kc.loadFromDefault()
+  const api = new KubeApi(kc)
+  try {
+    const list = await api.request<{ items: ExtensionConfig[] }>('GET', `/apis/${EXTENSION_CONFIG_GROUP}/${EXTENSION_CONFIG_STORAGE_VERSION}/${EXTENSION_CONFIG_PLURAL}`)
+    return list.items
+  } finally {
+    await api.close()
+  }
+}
+
+export function preflightCommand (io: CliIO = defaultIO): Command {
+  return new Command('preflight')
+    .description('check that every registered handler uses a hook version this release\'s catalog serves (exit 1 when one would stop working)')
+    .option('--kubeconfig <file>', 'read ExtensionConfig status from this cluster (default: KUBECONFIG, ~/.kube/config, in-cluster)')
+    .option('--url <url>', 'read ExtensionConfigs from a running controller\'s HTTP endpoint instead (e.g. the embedded one)')
+    .action(async (opts: PreflightOptions) => {
+      try {
+        const catalog = createCatalog()
+        const rows: string[][] = []
+        let unknown = 0
+        let handlers = 0
+        for (const ec of await registered(opts)) {
+          handlers += ec.status?.handlers?.length ?? 0
+          for (const p of hookVersionProblems(catalog, ec.status?.handlers)) {
+            if (p.problem === 'unknown') unknown++
+            rows.push([ec.metadata.name, p.handler, `${p.apiVersion}/${p.hook}`, p.problem === 'unknown' ? 'not in catalog: will stop working' : 'deprecated'])
+          }
+        }
+        if (rows.length > 0) io.stdout(table(['EXTENSIONCONFIG', 'HANDLER', 'HOOK', 'PROBLEM'], rows))
+        io.stdout(`${handlers} handlers checked: ${unknown} not in the catalog, ${rows.length - unknown} deprecated\n`)
+        if (unknown > 0) process.exitCode = 1
+      } catch (err) {
+        io.stderr(`error: ${(err as Error).message}\n`)
+        process.exitCode = 2
+      }
+    })
+}

@@ -1,0 +1,54 @@
+// runtime-sdk status: what a running controller knows about every ExtensionConfig (its /extensionconfigs).
+import { Command, Option } from 'commander'
+import { request } from 'undici'
+import type { ObservedCondition } from '../api/extension-config.js'
+import type { StatusDocument } from '../controller/http.js'
+import { type CliIO, defaultIO } from './discover.js'
+import { table } from './table.js'
+
+interface StatusOptions {
+  url: string
+  output: 'table' | 'json'
+}
+
+export function renderStatus (doc: StatusDocument): string {
+  const condition = (conditions: ObservedCondition[] | undefined, type: string) => conditions?.find(c => c.type === type)
+  const rows = doc.extensionConfigs.map(r => {
+    const conditions = r.extensionConfig.status?.conditions
+    const discovered = condition(conditions, 'Discovered')
+    return [
+      r.name,
+      discovered?.status ?? 'Unknown',
+      String(r.extensionConfig.status?.handlers?.length ?? 0),
+      String(r.registeredHandlers),
+      r.outcome ?? 'pending',
+      r.message ?? discovered?.message ?? ''
+    ]
+  })
+  let out = `source: ${doc.source}  mode: ${doc.mode}  leader: ${doc.leader}  registry ready: ${doc.registryReady}\n\n`
+  out += rows.length > 0 ? table(['NAME', 'DISCOVERED', 'HANDLERS', 'REGISTERED', 'STATE', 'MESSAGE'], rows) : 'no ExtensionConfigs\n'
+  if (doc.rejected && doc.rejected.length > 0) {
+    out += '\nrejected manifests:\n'
+    for (const r of doc.rejected) out += `  ${r.file}${r.name ? ` (${r.kind ?? ''} ${r.name})` : ''}: ${r.errors.join('; ')}\n`
+  }
+  return out
+}
+
+export function statusCommand (io: CliIO = defaultIO): Command {
+  return new Command('status')
+    .description('show what a running controller knows about every ExtensionConfig')
+    .option('--url <url>', 'the controller\'s HTTP endpoint', 'http://127.0.0.1:8080')
+    .addOption(new Option('--output <format>', 'output format').choices(['table', 'json']).default('table'))
+    .action(async (opts: StatusOptions) => {
+      try {
+        const res = await request(new URL('/extensionconfigs', opts.url), { headersTimeout: 10_000, bodyTimeout: 10_000 })
+        const text = await res.body.text()
+        if (res.statusCode !== 200) throw new Error(`${opts.url} answered ${res.statusCode}: ${text.slice(0, 200)}`)
+        const doc = JSON.parse(text) as StatusDocument
+        io.stdout(opts.output === 'json' ? `${JSON.stringify(doc, null, 2)}\n` : renderStatus(doc))
+      } catch (err) {
+        io.stderr(`error: ${(err as Error).message}\n`)
+        process.exitCode = 1
+      }
+    })
+}

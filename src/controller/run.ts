@@ -1,0 +1,126 @@
+// Assembles a running controller: a source (Kubernetes or directory), the controller, its HTTP endpoint,
+// optionally the conversion webhook and leader election. Used by `runtime-sdk controller` and `demo`.
+import { join } from 'node:path'
+import { KubeConfig } from '@kubernetes/client-node'
+import { type Logger, pino } from 'pino'
+import type { Registry as PromRegistry } from 'prom-client'
+import { RuntimeClient } from '../client/client.js'
+import type { ClientCertificate } from '../client/transport.js'
+import { Controller } from './controller.js'
+import { FileSource } from './file-source.js'
+import { createControllerHttp } from './http.js'
+import { KubeApi } from './kube/api.js'
+import { LeaderElector } from './kube/leader-election.js'
+import { KubernetesSource } from './kubernetes-source.js'
+import type { ExtensionConfigSource } from './source.js'
+import { createWebhookServer } from './webhook-server.js'
+
+export interface RunControllerOptions {
+  /** extensionConfigsDir selects the file source; otherwise the Kubernetes API of `kubeconfig` is used. */
+  extensionConfigsDir?: string
+  /** kubeconfig path; default: KUBECONFIG, ~/.kube/config or the in-cluster service account. */
+  kubeconfig?: string
+  /** labelSelector limits the ExtensionConfigs handled (Kubernetes source). */
+  labelSelector?: string
+  leaderElection?: { namespace: string, name: string, identity?: string, leaseDurationMs?: number, renewDeadlineMs?: number, retryPeriodMs?: number }
+  /** readOnly never discovers or writes: it registers what another controller wrote in status. */
+  readOnly?: boolean
+  /** http serves /healthz, /readyz, /metrics and /extensionconfigs; port 0 picks a free port. */
+  http?: { host: string, port: number }
+  /** webhook serves the CRD conversion webhook over TLS from certDir/tls.crt and tls.key. */
+  webhook?: { host: string, port: number, certDir: string }
+  concurrency?: number
+  rediscoveryIntervalMs?: number
+  resyncIntervalMs?: number
+  clientCertificate?: ClientCertificate
+  metricsRegistry?: PromRegistry
+  /** logger (pino) for the controller and the webhook; silent by default. */
+  logger?: Logger
+}
+
+export interface RunningController {
+  controller: Controller
+  /** httpUrl of the status endpoint, when served. */
+  httpUrl?: string
+  webhookUrl?: string
+  elector?: LeaderElector
+  stop: () => Promise<void>
+}
+
+export async function runController (options: RunControllerOptions): Promise<RunningController> {
+  const logger = options.logger ?? pino({ level: 'silent' })
+  let api: KubeApi | undefined
+  let source: ExtensionConfigSource
+  if (options.extensionConfigsDir) {
+    source = new FileSource({ dir: options.extensionConfigsDir })
+  } else {
+    api = new KubeApi(options.kubeconfig ?? defaultKubeconfig())
+    source = new KubernetesSource({ api, logger, ...(options.labelSelector ? { labelSelector: options.labelSelector } : {}) })
+  }
+  const electing = options.leaderElection && api && !options.readOnly
+  const client = new RuntimeClient({
+    ...(options.metricsRegistry ? { metricsRegistry: options.metricsRegistry } : {}),
+    ...(source.namespaceLabels ? { namespaceLabels: source.namespaceLabels } : {}),
+    ...(options.clientCertificate ? { clientCertificate: options.clientCertificate } : {})
+  })
+  const controller = new Controller({
+    source,
+    client,
+    mode: options.readOnly || electing ? 'read-only' : 'write',
+    ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
+    ...(options.rediscoveryIntervalMs !== undefined ? { rediscoveryIntervalMs: options.rediscoveryIntervalMs } : {}),
+    ...(options.resyncIntervalMs !== undefined ? { resyncIntervalMs: options.resyncIntervalMs } : {}),
+    logger
+  })
+  const closers: Array<() => Promise<unknown>> = []
+  const stop = async () => { for (const close of closers.reverse()) await close() }
+  try {
+    let elector: LeaderElector | undefined
+    const running: RunningController = { controller, stop }
+    if (options.webhook) {
+      const { certDir, host, port } = options.webhook
+      const webhook = createWebhookServer({ tls: { certFile: join(certDir, 'tls.crt'), keyFile: join(certDir, 'tls.key') }, host, port, logger })
+      running.webhookUrl = await webhook.listen()
+      closers.push(() => webhook.close())
+    }
+    await controller.start()
+    closers.push(() => controller.stop())
+    if (electing && api && options.leaderElection) {
+      const le = options.leaderElection
+      elector = new LeaderElector(api, {
+        ...le,
+        onStartedLeading: () => {
+          controller.metrics.leader.set({ name: le.name }, 1)
+          controller.setMode('write')
+        },
+        onStoppedLeading: () => {
+          controller.metrics.leader.set({ name: le.name }, 0)
+          controller.setMode('read-only')
+        },
+        onNewLeader: identity => logger.info({ leader: identity }, 'new leader observed'),
+        onError: err => logger.warn({ err: err.message }, 'leader election')
+      })
+      controller.metrics.leader.set({ name: le.name }, 0)
+      elector.start()
+      running.elector = elector
+      closers.push(() => elector!.stop({ release: true }))
+    }
+    if (options.http) {
+      const app = createControllerHttp({ controller, ...(elector ? { leader: () => elector!.isLeader() } : {}) })
+      running.httpUrl = await app.listen({ host: options.http.host, port: options.http.port })
+      closers.push(() => app.close())
+    }
+    if (api) closers.push(() => api.close())
+    return running
+  } catch (err) {
+    await stop()
+    throw err
+  }
+}
+
+/** KUBECONFIG, ~/.kube/config, else the in-cluster service account. */
+function defaultKubeconfig (): KubeConfig {
+  const kc = new KubeConfig()
+  kc.loadFromDefault()
+  return kc
+}
