@@ -2,6 +2,7 @@
 // The runtime-sdk command. Each subcommand lives in its own file and is registered here.
 import { Command } from 'commander'
 import { callCommand } from './call.js'
+import { conformanceCommand } from './conformance.js'
 import { discoverCommand } from './discover.js'
 import { hooksCommand } from './hooks.js'
 import { openapiCommand } from './openapi.js'
@@ -17,6 +18,7 @@ const program = new Command('runtime-sdk')
 program.addCommand(hooksCommand())
 program.addCommand(discoverCommand())
 program.addCommand(callCommand())
+program.addCommand(conformanceCommand())
 program.addCommand(openapiCommand())
 program.addCommand(serveCommand())
 
