@@ -1,6 +1,6 @@
 // runtime-sdk conformance: tests any Runtime Extension against the Runtime SDK contract and reports each case.
 // Exit codes: 0 when every required case passes, 1 when one fails, 2 for usage errors (flags, files).
-import { access, readFile, writeFile } from 'node:fs/promises'
+import { readFile, writeFile } from 'node:fs/promises'
 import { Command, Option } from 'commander'
 import type { ExtensionConfig } from '../api/extension-config.js'
 import { createCatalog, HOOKS_GROUP } from '../catalog/default.js'
@@ -41,9 +41,10 @@ interface Setup {
   requests: RequestOverrides
 }
 
+/** Reads a file named by a flag, so that a missing or unreadable one is a usage error naming the flag. */
 const readable = async (file: string, flag: string) => {
   try {
-    await access(file)
+    return await readFile(file)
   } catch (err) {
     throw new UsageError(`${flag} ${file}: ${(err as Error).message}`)
   }
@@ -67,8 +68,7 @@ async function prepare (url: string | undefined, opts: ConformanceCliOptions, ca
     }
   }
   if (opts.caBundle !== undefined) {
-    await readable(opts.caBundle, '--ca-bundle')
-    extension.spec.clientConfig.caBundle = (await readFile(opts.caBundle)).toString('base64')
+    extension.spec.clientConfig.caBundle = (await readable(opts.caBundle, '--ca-bundle')).toString('base64')
   }
   let target: string
   try {

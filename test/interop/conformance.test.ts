@@ -64,7 +64,7 @@ t.test('a Go handler sleeping past its declared timeout fails exactly "timeout"'
   t.teardown(ext.stop)
   const report = await check(ext, { hooks: ['BeforeClusterCreate'] })
   t.same(failed(report), ['timeout [slow]'])
-  t.match(report.cases.find(c => c.id === 'timeout' && c.handler === 'slow')?.message, /^answered after 1\d{3}ms, later than the declared timeout of 1s/)
+  t.match(report.cases.find(c => c.id === 'timeout' && c.handler === 'slow')?.message, /^answered after \d{4,}ms, later than the declared timeout of 1s/)
   t.equal(report.passed, false)
 })
 
