@@ -16,3 +16,4 @@ export { FileSource, type FileSourceOptions, type RejectedManifest } from './con
 export { KubernetesSource, type KubernetesSourceOptions } from './controller/kubernetes-source.js'
 export type { ExtensionConfigSource, SourceListener } from './controller/source.js'
 export { runController, type RunControllerOptions, type RunningController } from './controller/run.js'
+export * from './conformance/index.js'

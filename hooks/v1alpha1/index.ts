@@ -25,3 +25,4 @@ export const hooks = [
 ] as const
 
 export const groupVersion: HookGroupVersion = { group: GROUP, version: VERSION, hooks }
+export * from './samples.js'

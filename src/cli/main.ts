@@ -4,6 +4,7 @@ import { Command } from 'commander'
 import { callCommand } from './call.js'
 import { controllerCommand } from './controller.js'
 import { demoCommand } from './demo.js'
+import { conformanceCommand } from './conformance.js'
 import { discoverCommand } from './discover.js'
 import { hooksCommand } from './hooks.js'
 import { openapiCommand } from './openapi.js'
@@ -21,6 +22,7 @@ const program = new Command('runtime-sdk')
 program.addCommand(hooksCommand())
 program.addCommand(discoverCommand())
 program.addCommand(callCommand())
+program.addCommand(conformanceCommand())
 program.addCommand(openapiCommand())
 program.addCommand(serveCommand())
 program.addCommand(controllerCommand())

@@ -1,0 +1,99 @@
+// What a case gets to work with (the extension, its discovered handlers, recorded calls) and what it returns.
+import type { Catalog, CatalogHook } from '../catalog/catalog.js'
+import type { Handler } from '../catalog/handlers.js'
+import type { Exchange, HttpTarget, PostOptions } from './http.js'
+import type { TlsEndpoint, TlsProbe } from './tls-probe.js'
+import type { CaseLevel, CaseStatus } from './types.js'
+
+/** Everything about the extension under test, shared by all cases of a run. */
+export interface RunContext {
+  catalog: Catalog
+  target: HttpTarget
+  tlsEndpoint: TlsEndpoint
+  /** graceMs is how much longer than a timeout the tool waits, so that late answers are seen (and timed). */
+  graceMs: number
+  /** shortTimeoutSeconds is the ?timeout= the timeout-query case sends. */
+  shortTimeoutSeconds: number
+  /** exchanges holds every call of the run, in order. */
+  exchanges: Exchange[]
+  /** handlers are set by the discovery case: the handlers to test, defaulted. */
+  handlers?: Handler[]
+  /** discoveryProblem says why Discovery gave no handlers to test. */
+  discoveryProblem?: string
+  /** post sends a request and records it. */
+  post: (options: PostOptions) => Promise<Exchange>
+  /** tls is the handshake of a TLS 1.2+ client (made once per run). */
+  tls: () => Promise<TlsProbe>
+}
+
+/** A handler under test: its hook, path, request and the calls made to it. */
+export interface HandlerContext extends RunContext {
+  handler: Handler
+  hook: CatalogHook
+  path: string
+  /** request is the sample (or --request-dir) request, as sent. */
+  request: Record<string, unknown>
+  /** timeoutSeconds is the declared timeout as Cluster API applies it (0 means 10). */
+  timeoutSeconds: number
+  /** handlerExchanges holds every call made to this handler. */
+  handlerExchanges: Exchange[]
+  /** call POSTs a body to the handler with ?timeout=<timeoutSeconds>s (unless given) and records it. */
+  call: (label: string, body: string, options?: { contentType?: string, timeoutSeconds?: number }) => Promise<Exchange>
+  /** sample is the answer to the request sent with Content-Type application/json (made once, shared by cases). */
+  sample: () => Promise<Exchange>
+}
+
+export interface Outcome {
+  status: CaseStatus
+  message: string
+  exchanges?: Exchange[]
+  facts?: Record<string, string>
+}
+
+interface CaseBase {
+  /** id names the rule in reports; stable, kebab-case. */
+  id: string
+  /** title states the rule. */
+  title: string
+  level: CaseLevel
+}
+
+/** A case: a named rule and the function that checks it. `extension` cases run before the handlers, `final` after. */
+export type ConformanceCase =
+  | CaseBase & { scope: 'extension' | 'final', run: (ctx: RunContext) => Promise<Outcome> }
+  | CaseBase & { scope: 'handler', run: (ctx: HandlerContext) => Promise<Outcome> }
+
+type Extra = Pick<Outcome, 'exchanges' | 'facts'>
+export const pass = (message: string, extra: Extra = {}): Outcome => ({ status: 'pass', message, ...extra })
+export const fail = (message: string, extra: Extra = {}): Outcome => ({ status: 'fail', message, ...extra })
+export const skip = (message: string, extra: Extra = {}): Outcome => ({ status: 'skip', message, ...extra })
+
+/**
+ * Why an exchange is not a usable hook answer (HTTP 200 with a JSON object), in Cluster API's terms, or
+ * undefined when it is one.
+ */
+export function answerProblem (ex: Exchange): string | undefined {
+  if (ex.status === undefined) return `no HTTP answer: ${ex.error ?? 'unknown error'}`
+  if (ex.status >= 300 && ex.status < 400) {
+    return `HTTP ${ex.status} redirect${ex.headers?.['location'] ? ` to ${ex.headers['location']}` : ''}: Cluster API does not follow redirects and reports an error`
+  }
+  if (ex.status !== 200) return `HTTP ${ex.status} instead of 200: Cluster API reports an error (hook failures must be HTTP 200 with status Failure)`
+  if (ex.jsonError !== undefined) return `the body is not JSON: ${ex.jsonError}`
+  if (ex.json === null || typeof ex.json !== 'object' || Array.isArray(ex.json)) return 'the body is not a JSON object'
+  return undefined
+}
+
+/** The answer as an object, when the exchange is a usable answer. */
+export function answerOf (ex: Exchange): Record<string, unknown> | undefined {
+  return answerProblem(ex) === undefined ? ex.json as Record<string, unknown> : undefined
+}
+
+/** "status Success", "status Failure: \"boom\"" */
+export function describeStatus (answer: Record<string, unknown>): string {
+  const message = typeof answer['message'] === 'string' && answer['message'] !== '' ? `: ${JSON.stringify(clip(answer['message'], 120))}` : ''
+  return `status ${JSON.stringify(answer['status'] ?? '')}${message}`
+}
+
+export function clip (text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}…`
+}

@@ -1,0 +1,140 @@
+// HTTP calls of a conformance run: POSTs over the runtime client's TLS settings (AgentPool: TLS 1.2+, server name
+// pinned to the URL host, the CA bundle), never following redirects, each recorded as evidence.
+import { request as undiciRequest } from 'undici'
+import type { ClientConfig } from '../api/extension-config.js'
+import { MAX_BODY_BYTES } from '../catalog/handlers.js'
+import type { AgentPool } from '../client/transport.js'
+import { urlForExtension } from '../client/transport.js'
+import type { HttpEvidence } from './types.js'
+
+/** Bodies in evidence are cut to these many characters. */
+export const EVIDENCE_REQUEST_CHARS = 600
+export const EVIDENCE_RESPONSE_CHARS = 2000
+
+export interface PostOptions {
+  label: string
+  /** path is the hook path, joined to the extension's URL path like Cluster API does. */
+  path: string
+  body: string
+  /** timeoutSeconds is sent as ?timeout=<n>s, as Cluster API does. */
+  timeoutSeconds: number
+  /** contentType is sent as the Content-Type header; none when undefined (like Cluster API's Go client). */
+  contentType?: string
+  /** waitMs is how long the tool waits for the whole answer before giving up. */
+  waitMs: number
+}
+
+/** A finished call: what the cases inspect, and its evidence. */
+export interface Exchange {
+  evidence: HttpEvidence
+  durationMs: number
+  status?: number
+  headers?: Record<string, string>
+  text?: string
+  /** json is the parsed body when it is JSON. */
+  json?: unknown
+  jsonError?: string
+  /** error says why no HTTP answer arrived. */
+  error?: string
+  /** timedOut: the tool gave up waiting after waitMs. */
+  timedOut: boolean
+}
+
+export interface HttpTarget {
+  clientConfig: ClientConfig
+  /** ca is the PEM CA bundle; undefined means the system roots. */
+  ca: string | undefined
+  agents: AgentPool
+}
+
+export function truncate (text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}… (${Buffer.byteLength(text)} bytes in all)`
+}
+
+/** The URL of a hook path with ?timeout=, as the runtime client computes it. */
+export function hookUrl (target: HttpTarget, path: string, timeoutSeconds: number): URL {
+  const url = urlForExtension(target.clientConfig, path)
+  url.searchParams.set('timeout', `${timeoutSeconds}s`)
+  url.searchParams.sort()
+  return url
+}
+
+export async function post (target: HttpTarget, options: PostOptions): Promise<Exchange> {
+  const url = hookUrl(target, options.path, options.timeoutSeconds)
+  const headers: Record<string, string> = options.contentType === undefined ? {} : { 'content-type': options.contentType }
+  const evidence: HttpEvidence = {
+    label: options.label,
+    request: { method: 'POST', url: url.toString(), headers, body: truncate(options.body, EVIDENCE_REQUEST_CHARS) },
+    durationMs: 0
+  }
+  const dispatcher = target.agents.get(url.host, url.hostname.replace(/^\[|\]$/g, ''), target.ca)
+  const signal = AbortSignal.timeout(options.waitMs)
+  const started = performance.now()
+  const elapsed = () => Math.round(performance.now() - started)
+  try {
+    const res = await undiciRequest(url, {
+      method: 'POST',
+      body: options.body,
+      headers,
+      dispatcher,
+      signal,
+      headersTimeout: options.waitMs + 1000,
+      bodyTimeout: options.waitMs + 1000
+    })
+    const text = await readCapped(res.body as AsyncIterable<Buffer> & { destroy: () => void })
+    const durationMs = elapsed()
+    const kept = pickHeaders(res.headers)
+    evidence.response = { status: res.statusCode, headers: kept, body: truncate(text, EVIDENCE_RESPONSE_CHARS) }
+    evidence.durationMs = durationMs
+    const exchange: Exchange = { evidence, durationMs, status: res.statusCode, headers: kept, text, timedOut: false }
+    try {
+      exchange.json = JSON.parse(text)
+    } catch (err) {
+      exchange.jsonError = (err as Error).message
+    }
+    return exchange
+  } catch (err) {
+    const durationMs = elapsed()
+    const timedOut = signal.aborted
+    const error = timedOut ? `no answer within ${options.waitMs / 1000}s (the tool stopped waiting)` : describeError(err)
+    evidence.error = error
+    evidence.durationMs = durationMs
+    return { evidence, durationMs, error, timedOut }
+  }
+}
+
+/** Reads a body up to MAX_BODY_BYTES (Cluster API's limit); the rest is dropped. */
+async function readCapped (body: AsyncIterable<Buffer> & { destroy: () => void }): Promise<string> {
+  const chunks: Buffer[] = []
+  let total = 0
+  for await (const chunk of body) {
+    total += chunk.length
+    chunks.push(chunk)
+    if (total > MAX_BODY_BYTES) {
+      body.destroy()
+      break
+    }
+  }
+  return Buffer.concat(chunks).toString('utf8')
+}
+
+/** The response headers worth showing: what the body is and where a redirect points. */
+function pickHeaders (headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const kept: Record<string, string> = {}
+  for (const name of ['content-type', 'location']) {
+    const value = headers[name]
+    if (value !== undefined) kept[name] = Array.isArray(value) ? value.join(', ') : value
+  }
+  return kept
+}
+
+/** An error of a call in a line: message, cause and code (e.g. "other side closed (UND_ERR_SOCKET)"). */
+export function describeError (err: unknown): string {
+  const e = err as Error & { code?: string, cause?: Error & { code?: string } }
+  const parts = [e.message]
+  if (e.cause?.message && !e.message.includes(e.cause.message)) parts.push(e.cause.message)
+  let text = parts.map(p => p.replace(/[\s:]+$/, '')).join(': ')
+  const code = e.cause?.code ?? e.code
+  if (code && !text.includes(code)) text += ` (${code})`
+  return text
+}
