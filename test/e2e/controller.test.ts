@@ -66,6 +66,8 @@ t.test('deploy/: the CRD, the controller with its RBAC, the reference extension 
   }
   t.match(await kubectl(['get', 'clusterrole', 'runtime-sdk-controller', '-o', 'name']), /runtime-sdk-controller/)
   t.match(await kubectl(['get', 'ext', 'reference-extension', '-o', 'jsonpath={.spec.clientConfig.service.port}']), '443')
+  const all = await kubectl(['kustomize', join(root, 'deploy/default')])
+  for (const kind of ['CustomResourceDefinition', 'Deployment', 'Certificate', 'Issuer', 'ExtensionConfig', 'ClusterRole', 'Role']) t.match(all, `kind: ${kind}\n`, `deploy/default renders a ${kind}`)
   const ms = (await cp.kubectl(['apply', '-k', join(root, 'deploy/cert-manager')]))
   t.not(ms.code, 0, 'cert-manager objects need cert-manager\'s CRDs, which this control plane does not have')
 })
