@@ -26,7 +26,7 @@ const USAGE = `usage: npm run bench -- [options]
   --warmup <s>          seconds of warm-up load per server case (default 1)
   --client-rep <s>      seconds per client repetition (default 1)
   --out <dir>           where latest.json and latest.md go (default bench/results; smoke: not written unless given)
-  --profile <case id>   run one Node server case once under --cpu-prof and write a summary of the profile to the out dir`
+  --profile <case id>   run one case (Node server or client) once under --cpu-prof; write a summary of the profile to the out dir`
 
 const { values } = parseArgs({
   options: {
@@ -118,9 +118,10 @@ try {
     const dir = join(profileDir, `${name}.cpuprofiles`)
     // Node names profiles CPU.<date>.<time>.<pid>.<thread id>.<seq>.cpuprofile; the main thread is thread 0.
     const file = existsSync(dir) ? readdirSync(dir).find(f => /\.\d+\.0\.\d+\.cpuprofile$/.test(f)) : undefined
-    if (!file) throw new Error(`no profile was written for ${values.profile} (is it a Node server case id, e.g. ours/bcc-5k/https/c10?)`)
+    if (!file) throw new Error(`no profile was written for ${values.profile} (is it the id of a Node server case, e.g. ours/bcc-5k/https/c10, or of a client case?)`)
     const summary = results.flatMap(r => r.cases).find(c => c.id === values.profile)?.summary
-    const heading = `CPU profile of ${values.profile} (${generator.name}, ${settings.durationS} s${summary ? `, ${summary.rps.toFixed(0)} req/s under the profiler` : ''}, Node ${process.version}, ${new Date().toISOString()})`
+    const measured = summary ? `; under the profiler ${summary.rps.toFixed(0)}/s, p50 ${summary.p50Ms.toFixed(2)} ms` : ''
+    const heading = `CPU profile of ${values.profile} (Node ${process.version}, ${generator.name}, ${new Date().toISOString()}${measured})`
     const text = summarizeProfile(JSON.parse(readFileSync(join(dir, file), 'utf8')) as CpuProfile, heading)
     writeFileSync(join(profileDir, `profile-${name}.txt`), text)
     console.log(text)

@@ -71,32 +71,33 @@ async function runCase (c: ClientCase): Promise<void> {
  * undici request (stringify, POST on a keep-alive TLS connection, read, parse), interleaved repetition by
  * repetition so that drift on a shared machine hits all three alike.
  */
-async function runOverhead (ids: NonNullable<ClientPlan['overhead']>): Promise<void> {
+async function runOverhead (ids: ClientPlan['overhead']): Promise<void> {
   const client = clientFor(1, 'sleep-0', false)
   const agent = new Agent({ connect: { ca } })
   const url = `${plan.urls[0]}/hooks.runtime.cluster.x-k8s.io/v1alpha1/beforeclustercreate/sleep-0?timeout=10s`
-  const kinds = {
-    [ids.raw]: async () => {
+  const kinds: Array<[string | undefined, () => Promise<unknown>]> = [
+    [ids.raw, async () => {
       const res = await undiciRequest(url, { method: 'POST', body: JSON.stringify(request), dispatcher: agent })
       return JSON.parse(await res.body.text()) as unknown
-    },
-    [ids.callExtension]: () => client.callExtension(BeforeClusterCreate, cluster, 'sleep-0.ext-0', request as never),
-    [ids.callAll]: () => client.callAllExtensions(BeforeClusterCreate, cluster, request as never)
-  }
-  const runs: Record<string, Run[]> = Object.fromEntries(Object.keys(kinds).map(id => [id, []]))
-  const peaks: Record<string, number> = {}
+    }],
+    [ids.callExtension, () => client.callExtension(BeforeClusterCreate, cluster, 'sleep-0.ext-0', request as never)],
+    [ids.callAll, () => client.callAllExtensions(BeforeClusterCreate, cluster, request as never)]
+  ]
+  const chosen = kinds.filter((k): k is [string, () => Promise<unknown>] => k[0] !== undefined)
+  const runs = new Map<string, Run[]>(chosen.map(([id]) => [id, []]))
+  const peaks = new Map<string, number>()
   try {
-    for (const call of Object.values(kinds)) for (let i = 0; i < 10 * plan.warmupCalls; i++) await call()
+    for (const [, call] of chosen) for (let i = 0; i < 10 * plan.warmupCalls; i++) await call()
     for (let r = 0; r < plan.repetitions; r++) {
-      for (const [id, call] of Object.entries(kinds)) {
+      for (const [id, call] of chosen) {
         peakRss = 0
-        runs[id]?.push(await repetition(call))
-        peaks[id] = Math.max(peaks[id] ?? 0, peakRss)
+        runs.get(id)?.push(await repetition(call))
+        peaks.set(id, Math.max(peaks.get(id) ?? 0, peakRss))
       }
     }
-    for (const id of Object.keys(kinds)) {
-      peakRss = peaks[id] ?? 0
-      report({ id, runs: runs[id] ?? [] })
+    for (const [id] of chosen) {
+      peakRss = peaks.get(id) ?? 0
+      report({ id, runs: runs.get(id) ?? [] })
     }
   } finally {
     await client.close()
@@ -104,5 +105,5 @@ async function runOverhead (ids: NonNullable<ClientPlan['overhead']>): Promise<v
   }
 }
 
-if (plan.overhead) await runOverhead(plan.overhead)
+if (Object.keys(plan.overhead).length > 0) await runOverhead(plan.overhead)
 for (const c of plan.cases) await runCase(c)

@@ -18,8 +18,8 @@ export interface ClientPlan {
   minCalls: number
   warmupCalls: number
   cases: ClientCase[]
-  /** overhead: ids of the interleaved client-overhead cases (1 handler, no latency), or undefined to skip them. */
-  overhead?: { raw: string, callExtension: string, callAll: string }
+  /** overhead: the client-overhead cases to run, interleaved (1 handler, no latency); each is optional. */
+  overhead: { raw?: string, callExtension?: string, callAll?: string }
 }
 
 export interface ClientCaseResult {

@@ -44,11 +44,13 @@ function signed (ms: number): string {
 export function metaLines (meta: RunMeta): string[] {
   const load = (l: number[]) => l.map(v => v.toFixed(2)).join(' / ')
   const s = meta.settings
+  const busy = Math.max(meta.loadAverage.start[0] ?? 0, meta.loadAverage.end[0] ?? 0) > meta.cores / 2
   return [
     `- Date: ${meta.date} · ${meta.mode} run · ${(meta.elapsedS / 60).toFixed(1)} min · commit ${meta.commit}`,
     `- Machine: ${meta.cores} cores (${meta.cpuModel}) · Node ${meta.node} · load average (1/5/15 min) ${load(meta.loadAverage.start)} at the start, ${load(meta.loadAverage.end)} at the end`,
     `- Load: ${meta.generator}, ${meta.pinned ? 'server pinned to core 0 and load generator to core 1 (taskset)' : 'not pinned'}; ` +
-      `${s.repetitions} repetition(s) of ${s.durationS} s per server case after ${s.warmupS} s of warm-up; client repetitions of ≥ ${s.clientRepS} s and ≥ ${s.clientMinCalls} calls; medians of the repetitions`
+      `${s.repetitions} repetition(s) of ${s.durationS} s per server case after ${s.warmupS} s of warm-up; client repetitions of ≥ ${s.clientRepS} s and ≥ ${s.clientMinCalls} calls; medians of the repetitions`,
+    ...(busy ? ['- Note: the machine was busy during the run (1-minute load average above half its cores): absolute numbers are noisy; compare ratios, and rerun on a quiet machine'] : [])
   ]
 }
 

@@ -73,7 +73,7 @@ async function measureCase (ctx: ScenarioContext, sut: ServerUnderTest, workload
     if (ctx.settings.warmupS > 0) await load(ctx.settings.warmupS)
     const rss = sampleRss(server.pid)
     const repetitions = profiling ? 1 : ctx.settings.repetitions
-    for (let i = 0; i < repetitions; i++) result.runs.push(await load(ctx.settings.durationS))
+    for (let i = 0; i < repetitions; i++) result.runs.push(await load(Math.max(ctx.settings.durationS, workload.minDurationS)))
     const peak = rss.stop()
     if (peak !== undefined) result.rssMb = peak
     result.summary = summarize(result.runs)

@@ -71,11 +71,13 @@ export const clientScenario: Scenario = {
         minCalls: ctx.settings.clientMinCalls,
         warmupCalls: smoke ? 1 : 5,
         cases: planned.map(p => p.case).filter((c): c is ClientCase => 'kind' in c),
-        ...(Object.values(OVERHEAD_IDS).every(id => ids.has(id)) ? { overhead: OVERHEAD_IDS } : {})
+        overhead: Object.fromEntries(Object.entries(OVERHEAD_IDS).filter(([, id]) => ids.has(id)))
       }
       const planFile = join(ctx.workDir, 'client-plan.json')
       writeFileSync(planFile, JSON.stringify(plan))
-      await runToEnd([...ctx.pinning.server, ...nodeScript('clients/client-bench.ts'), planFile], {
+      const profiling = ctx.profile !== undefined && ids.has(ctx.profile.caseId)
+      const nodeFlags = profiling && ctx.profile ? ['--cpu-prof', `--cpu-prof-dir=${ctx.profile.dir}`] : []
+      await runToEnd([...ctx.pinning.server, ...nodeScript('clients/client-bench.ts', nodeFlags), planFile], {
         cwd: repoRoot,
         timeoutMs: 30 * 60_000,
         onLine: (line) => {

@@ -96,6 +96,8 @@ t.test('the report names the machine, its load, the method, then targets and eve
   t.match(text, /## 2\. Our server\n\nWhat it measures\.\n\n\| Workload/)
   t.ok(text.endsWith('\n'))
   t.match(renderMarkdown({ ...result, meta: { ...result.meta, pinned: false } }), /wrk 4.1.0, not pinned;/)
+  t.match(text, /Note: the machine was busy/, 'a load average above half the cores is called out')
+  t.notMatch(renderMarkdown({ ...result, meta: { ...result.meta, loadAverage: { start: [0.5, 1, 1], end: [0.9, 1, 1] } } }), /busy/)
 })
 
 t.test('smoke check: every case has numbers and no errors', async t => {
