@@ -12,7 +12,8 @@ import { detectPinning } from './lib/processes.js'
 import { summarizeProfile, type CpuProfile } from './lib/profile.js'
 import { renderMarkdown, smokeProblems, targetsTable } from './lib/report.js'
 import { evaluateTargets } from './lib/targets.js'
-import type { BenchResult, RunSettings, ScenarioResult } from './lib/types.js'
+import { runServerCases } from './lib/server-cases.js'
+import type { BenchResult, CaseResult, RunSettings, ScenarioResult } from './lib/types.js'
 import { hookWorkloads } from './lib/workloads.js'
 import { scenarios } from './scenarios/index.js'
 
@@ -23,7 +24,7 @@ const USAGE = `usage: npm run bench -- [options]
   --generator <name>    wrk or autocannon (default: wrk when installed)
   --repetitions <n>     measured repetitions per case (default 3)
   --duration <s>        seconds per server repetition (default 3)
-  --warmup <s>          seconds of warm-up load per server case (default 1)
+  --warmup <s>          seconds of warm-up load per server (default 2)
   --client-rep <s>      seconds per client repetition (default 1)
   --out <dir>           where latest.json and latest.md go (default bench/results; smoke: not written unless given)
   --profile <case id>   run one case (Node server or client) once under --cpu-prof; write a summary of the profile to the out dir`
@@ -60,7 +61,7 @@ const settings: RunSettings = mode === 'smoke'
   : {
       repetitions: Math.max(1, Math.round(number(values.repetitions, 3, 'repetitions'))),
       durationS: Math.max(1, Math.round(number(values.duration, 3, 'duration'))),
-      warmupS: Math.round(number(values.warmup, 1, 'warmup')),
+      warmupS: Math.round(number(values.warmup, 2, 'warmup')),
       clientRepS: number(values['client-rep'], 1, 'client-rep'),
       clientMinCalls: 5
     }
@@ -106,10 +107,19 @@ try {
   if (ctx.profile) rmSync(ctx.profile.dir, { recursive: true, force: true }) // only this run's profiles
   log(`bench: ${mode} run, ${generator.name}, ${pinning.pinned ? 'pinned (server core 0, load core 1)' : 'not pinned'}, load average ${loadStart.map(l => l.toFixed(2)).join(' ')}`)
 
+  // Server scenarios are measured together, case by case; the others run one after another.
+  const serverScenarios = chosen.filter(s => 'server' in s)
+  if (serverScenarios.length > 0) log(`scenarios ${serverScenarios.map(s => s.id).join(', ')}: ${serverScenarios.map(s => s.name).join(', ')} (side by side)`)
+  const serverCases = await runServerCases(ctx, serverScenarios.map(s => 'server' in s ? s.server(ctx) : undefined).filter(s => s !== undefined))
   const results: ScenarioResult[] = []
   for (const scenario of chosen) {
-    log(`scenario ${scenario.id}: ${scenario.name}`)
-    const cases = await scenario.run(ctx)
+    let cases: CaseResult[]
+    if ('server' in scenario) {
+      cases = serverCases[serverScenarios.indexOf(scenario)] ?? []
+    } else {
+      log(`scenario ${scenario.id}: ${scenario.name}`)
+      cases = await scenario.run(ctx)
+    }
     results.push({ id: scenario.id, name: scenario.name, description: scenario.description, columns: scenario.columns, rateUnit: scenario.rateUnit, cases })
   }
 

@@ -3,6 +3,7 @@
 import { fileURLToPath } from 'node:url'
 import type { LoadGenerator } from './load.js'
 import type { Pinning } from './processes.js'
+import type { ServerUnderTest } from './server-cases.js'
 import type { CaseResult, RunSettings } from './types.js'
 import type { Workload } from './workloads.js'
 
@@ -26,7 +27,13 @@ export interface ScenarioContext {
   log: (line: string) => void
 }
 
-export interface Scenario {
+/**
+ * A scenario either is a server measured under HTTP load (`server`: the harness measures all such scenarios side by
+ * side, case by case, see server-cases.ts) or runs its own cases (`run`).
+ */
+export type Scenario = ScenarioInfo & ({ server: (ctx: ScenarioContext) => ServerUnderTest } | { run: (ctx: ScenarioContext) => Promise<CaseResult[]> })
+
+export interface ScenarioInfo {
   /** id is the scenario's number in the plan ("1".."5"). */
   id: string
   name: string
@@ -35,7 +42,6 @@ export interface Scenario {
   /** columns are the label keys of its cases shown in the table. */
   columns: string[]
   rateUnit: string
-  run: (ctx: ScenarioContext) => Promise<CaseResult[]>
 }
 
 /** `node --import tsx <script>` from the repository root, so children run the TypeScript sources as they are. */

@@ -1,9 +1,12 @@
-// The case matrix shared by the server scenarios (1-3): every workload over each transport at 1 and 10
-// connections, a fresh server process per case (so its RSS is its own), warm-up, then the measured repetitions.
+// The case matrix shared by the server scenarios (1-3): every workload over each transport at 1 and 10 connections.
+// The systems are measured side by side: for one workload, transport and connection count, each system's server is
+// started (its own process, so its RSS is its own) and warmed up, then the repetitions alternate between the systems
+// (floor, ours, Go, floor, ours, Go, ...). On a shared machine, load from elsewhere then hits all of them alike and
+// the ratios hold even when the absolute numbers drift.
 import { join } from 'node:path'
 import { repoRoot, type ScenarioContext } from './context.js'
 import { CONNECTIONS, serverCaseId, type Transport } from './ids.js'
-import { sampleRss, startServer } from './processes.js'
+import { sampleRss, startServer, type ServerProcess } from './processes.js'
 import { summarize } from './stats.js'
 import type { CaseResult, Comparison, Run } from './types.js'
 import type { Workload } from './workloads.js'
@@ -24,62 +27,95 @@ export interface ServerUnderTest {
 
 export const TRANSPORT_LABEL: Record<Transport, string> = { http: 'HTTP', https: 'HTTPS keep-alive' }
 
-export async function runServerCases (ctx: ScenarioContext, sut: ServerUnderTest): Promise<CaseResult[]> {
-  const planned = ctx.workloads.flatMap(workload => sut.transports.flatMap(transport =>
-    // 1 connection is one controller worker calling (Cluster API's shape); 10 is a busy extension.
-    CONNECTIONS.map(connections => ({ workload, transport, connections, id: serverCaseId(sut.key, workload.id, transport, connections) }))))
-    .filter(p => ctx.selected(p.id))
-  if (planned.length === 0) return []
-  let reason: string | undefined
-  try {
-    reason = await sut.unavailable?.()
-  } catch (err) {
-    reason = `unavailable: ${(err as Error).message.split('\n')[0]}`
+type BodyWorkload = Workload & { bodyFile: string }
+
+interface Participant { sut: ServerUnderTest, result: CaseResult, server?: ServerProcess, peakRss?: number }
+
+/** Runs every selected case of the systems, side by side; returns each system's cases in the order given. */
+export async function runServerCases (ctx: ScenarioContext, suts: readonly ServerUnderTest[]): Promise<CaseResult[][]> {
+  const results = suts.map((): CaseResult[] => [])
+  const reasons = new Map<ServerUnderTest, string | undefined>()
+  const unavailable = async (sut: ServerUnderTest): Promise<string | undefined> => {
+    if (!reasons.has(sut)) {
+      try {
+        reasons.set(sut, await sut.unavailable?.())
+      } catch (err) {
+        reasons.set(sut, `unavailable: ${(err as Error).message.split('\n')[0]}`)
+      }
+    }
+    return reasons.get(sut)
   }
-  const results: CaseResult[] = []
-  for (const { workload, transport, connections, id } of planned) {
-    const compare = sut.compare?.(workload, transport, connections)
-    const result: CaseResult = {
-      id,
-      labels: { system: sut.system, workload: workload.label, transport: TRANSPORT_LABEL[transport], connections: String(connections) },
-      runs: [],
-      ...(compare ? { compare } : {})
-    }
-    results.push(result)
-    if (reason) {
-      result.skipped = reason
-      continue
-    }
-    try {
-      await measureCase(ctx, sut, workload, transport, connections, result)
-    } catch (err) {
-      result.skipped = `failed: ${(err as Error).message.split('\n')[0]}`
-      ctx.log(`  ${id}: ${(err as Error).message}`)
+  for (const workload of ctx.workloads) {
+    for (const transport of ['http', 'https'] as const) {
+      // 1 connection is one controller worker calling (Cluster API's shape); 10 is a busy extension.
+      for (const connections of CONNECTIONS) {
+        const participants: Participant[] = []
+        for (const [i, sut] of suts.entries()) {
+          const id = serverCaseId(sut.key, workload.id, transport, connections)
+          if (!sut.transports.includes(transport) || !ctx.selected(id)) continue
+          const compare = sut.compare?.(workload, transport, connections)
+          const result: CaseResult = {
+            id,
+            labels: { system: sut.system, workload: workload.label, transport: TRANSPORT_LABEL[transport], connections: String(connections) },
+            runs: [],
+            ...(compare ? { compare } : {})
+          }
+          results[i]?.push(result)
+          const reason = await unavailable(sut)
+          if (reason) result.skipped = reason
+          else participants.push({ sut, result })
+        }
+        if (participants.length > 0) await measureSideBySide(ctx, workload, transport, connections, participants)
+      }
     }
   }
   return results
 }
 
-async function measureCase (ctx: ScenarioContext, sut: ServerUnderTest, workload: Workload & { bodyFile: string },
-  transport: Transport, connections: number, result: CaseResult): Promise<void> {
-  const profiling = ctx.profile?.caseId === result.id
-  // Every thread (the tsx loader's too) writes a profile into this directory; the main thread's has thread id 0.
-  const nodeFlags = profiling && ctx.profile ? ['--cpu-prof', `--cpu-prof-dir=${ctx.profile.dir}`] : []
-  const command = [...ctx.pinning.server, ...await sut.command(transport, nodeFlags)]
-  const server = await startServer({ command, cwd: repoRoot, logFile: join(ctx.workDir, `${result.id.replace(/\//g, '_')}.log`) })
+async function measureSideBySide (ctx: ScenarioContext, workload: BodyWorkload, transport: Transport, connections: number, participants: Participant[]): Promise<void> {
+  const fail = (p: Participant, err: unknown) => {
+    p.result.skipped = `failed: ${(err as Error).message.split('\n')[0]}`
+    ctx.log(`  ${p.result.id}: ${(err as Error).message}`)
+  }
+  const load = (p: Participant, durationS: number): Promise<Run> => ctx.generator.run({
+    url: new URL(workload.path, p.server?.ready.url).toString(), bodyFile: workload.bodyFile, connections, durationS, prefix: ctx.pinning.generator
+  })
+  const profiling = (p: Participant) => ctx.profile?.caseId === p.result.id
   try {
-    const url = new URL(workload.path, server.ready.url).toString()
-    const load = (durationS: number): Promise<Run> => ctx.generator.run({ url, bodyFile: workload.bodyFile, connections, durationS, prefix: ctx.pinning.generator })
-    if (ctx.settings.warmupS > 0) await load(ctx.settings.warmupS)
-    const rss = sampleRss(server.pid)
-    const repetitions = profiling ? 1 : ctx.settings.repetitions
-    for (let i = 0; i < repetitions; i++) result.runs.push(await load(Math.max(ctx.settings.durationS, workload.minDurationS)))
-    const peak = rss.stop()
-    if (peak !== undefined) result.rssMb = peak
-    result.summary = summarize(result.runs)
-    const s = result.summary
-    ctx.log(`  ${result.id}: ${s.rps.toFixed(0)} req/s, p50 ${s.p50Ms.toFixed(2)} ms, p99 ${s.p99Ms.toFixed(2)} ms, errors ${s.errors}/${s.non2xx}${peak !== undefined ? `, RSS ${peak.toFixed(0)} MB` : ''}`)
+    for (const p of participants) {
+      try {
+        // Every thread (the tsx loader's too) writes a profile into this directory; the main thread's has thread id 0.
+        const nodeFlags = profiling(p) && ctx.profile ? ['--cpu-prof', `--cpu-prof-dir=${ctx.profile.dir}`] : []
+        const command = [...ctx.pinning.server, ...await p.sut.command(transport, nodeFlags)]
+        p.server = await startServer({ command, cwd: repoRoot, logFile: join(ctx.workDir, `${p.result.id.replace(/\//g, '_')}.log`) })
+        if (ctx.settings.warmupS > 0) await load(p, ctx.settings.warmupS)
+      } catch (err) {
+        fail(p, err)
+      }
+    }
+    const repetitions = participants.some(profiling) ? 1 : ctx.settings.repetitions
+    for (let i = 0; i < repetitions; i++) {
+      for (const p of participants) {
+        if (!p.server || p.result.skipped) continue
+        const rss = sampleRss(p.server.pid)
+        try {
+          p.result.runs.push(await load(p, Math.max(ctx.settings.durationS, workload.minDurationS)))
+        } catch (err) {
+          fail(p, err)
+        } finally {
+          const peak = rss.stop()
+          if (peak !== undefined) p.peakRss = Math.max(p.peakRss ?? 0, peak)
+        }
+      }
+    }
   } finally {
-    await server.stop()
+    await Promise.all(participants.map(p => p.server?.stop()))
+  }
+  for (const p of participants) {
+    if (p.result.skipped || p.result.runs.length === 0) continue
+    p.result.summary = summarize(p.result.runs)
+    if (p.peakRss !== undefined) p.result.rssMb = p.peakRss
+    const s = p.result.summary
+    ctx.log(`  ${p.result.id}: ${s.rps.toFixed(0)} req/s, p50 ${s.p50Ms.toFixed(2)} ms, p99 ${s.p99Ms.toFixed(2)} ms, errors ${s.errors}/${s.non2xx}${p.peakRss !== undefined ? `, RSS ${p.peakRss.toFixed(0)} MB` : ''}`)
   }
 }

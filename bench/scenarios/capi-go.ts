@@ -5,7 +5,6 @@ import { join } from 'node:path'
 import { buildCapiInterop } from '../../test/helpers/capi-interop.js'
 import type { Scenario } from '../lib/context.js'
 import { serverCaseId } from '../lib/ids.js'
-import { runServerCases } from '../lib/server-cases.js'
 
 export const capiGoScenario: Scenario = {
   id: '3',
@@ -16,9 +15,9 @@ export const capiGoScenario: Scenario = {
     'GOMAXPROCS=1, as Node runs JavaScript on one thread. Ratio: req/s of the floor (scenario 1).',
   columns: ['workload', 'transport', 'connections'],
   rateUnit: 'req/s',
-  run: (ctx) => {
+  server: (ctx) => {
     let bin: string | undefined
-    return runServerCases(ctx, {
+    return {
       key: 'capi-go',
       system: 'Cluster API Go server',
       transports: ['https'],
@@ -28,6 +27,6 @@ export const capiGoScenario: Scenario = {
       },
       command: async () => [join(bin as string, 'extension'), '--port', '0', '--cert-dir', mkdtempSync(join(ctx.workDir, 'capi-go-certs-'))],
       compare: (workload, transport, connections) => ({ kind: 'throughput', baseline: serverCaseId('floor', workload.id, transport, connections) })
-    })
+    }
   }
 }

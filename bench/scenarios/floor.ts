@@ -1,6 +1,5 @@
 // Scenario 1: the floor for a JSON hook in Node — bare node:http(s), parse the body, stringify a Success response.
 import { nodeScript, type Scenario } from '../lib/context.js'
-import { runServerCases } from '../lib/server-cases.js'
 
 export const floorScenario: Scenario = {
   id: '1',
@@ -9,7 +8,7 @@ export const floorScenario: Scenario = {
     'the most a JSON hook can do in one Node process on this machine. Scenarios 2 and 3 are shown as a ratio of it.',
   columns: ['workload', 'transport', 'connections'],
   rateUnit: 'req/s',
-  run: (ctx) => runServerCases(ctx, {
+  server: (ctx) => ({
     key: 'floor',
     system: 'node:http floor',
     transports: ['http', 'https'],

@@ -1,7 +1,6 @@
 // Scenario 2: our extension server (createExtensionServer) on the same requests as the floor.
 import { nodeScript, type Scenario } from '../lib/context.js'
 import { serverCaseId } from '../lib/ids.js'
-import { runServerCases } from '../lib/server-cases.js'
 
 export const ourServerScenario: Scenario = {
   id: '2',
@@ -12,7 +11,7 @@ export const ourServerScenario: Scenario = {
     'on the same body, transport and connections.',
   columns: ['workload', 'transport', 'connections'],
   rateUnit: 'req/s',
-  run: (ctx) => runServerCases(ctx, {
+  server: (ctx) => ({
     key: 'ours',
     system: 'runtime-sdk server',
     transports: ['http', 'https'],
