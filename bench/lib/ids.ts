@@ -1,0 +1,23 @@
+// Case ids, shared by the scenarios that produce the cases and the targets and tables that read them.
+
+export type Transport = 'http' | 'https'
+
+/** e.g. ours/bcc-5k/https/c10 */
+export function serverCaseId (key: string, workloadId: string, transport: Transport, connections: number): string {
+  return `${key}/${workloadId}/${transport}/c${connections}`
+}
+
+export const callAllId = (handlers: number, latencyMs: number, sequential: boolean): string =>
+  `client/call-all/k${handlers}/${latencyMs}ms/${sequential ? 'sequential' : 'parallel'}`
+
+export const deadId = (handlers: number, sequential: boolean): string => `client/dead/k${handlers}/${sequential ? 'sequential' : 'parallel'}`
+
+export const OVERHEAD_IDS = { raw: 'client/overhead/raw-undici', callExtension: 'client/overhead/call-extension', callAll: 'client/overhead/call-all-1' } as const
+
+/** The server workloads by id (bench/lib/workloads.ts) and the connection counts of the server scenarios. */
+export const WORKLOAD_IDS = ['bcc-5k', 'gp-64k', 'gp-1m'] as const
+export const CONNECTIONS = [1, 10] as const
+export const HANDLER_COUNTS = [1, 5, 10] as const
+export const LATENCIES_MS = [0, 5, 20, 50] as const
+/** The dead handlers' timeoutSeconds, in ms. */
+export const DEAD_TIMEOUT_MS = 1000
