@@ -21,3 +21,7 @@ export const HANDLER_COUNTS = [1, 5, 10] as const
 export const LATENCIES_MS = [0, 5, 20, 50] as const
 /** The dead handlers' timeoutSeconds, in ms. */
 export const DEAD_TIMEOUT_MS = 1000
+
+/** Scenario 5: how many ExtensionConfigs the controller discovers. */
+export const EXTENSION_CONFIG_COUNTS = [1, 100, 1000] as const
+export const controllerId = (count: number): string => `controller/discover/n${count}`

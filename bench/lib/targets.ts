@@ -1,5 +1,5 @@
 // The targets of issue 8, evaluated from one run's cases. A target whose cases did not run is shown without a verdict.
-import { callAllId, CONNECTIONS, DEAD_TIMEOUT_MS, deadId, OVERHEAD_IDS, serverCaseId, WORKLOAD_IDS } from './ids.js'
+import { callAllId, CONNECTIONS, controllerId, DEAD_TIMEOUT_MS, deadId, OVERHEAD_IDS, serverCaseId, WORKLOAD_IDS } from './ids.js'
 import { formatMs, formatRate } from './format.js'
 import type { CaseResult, Summary, Target } from './types.js'
 
@@ -9,6 +9,8 @@ export const FLOOR_RATIO_GOAL = 0.9
 export const P99_GOAL_MS = 5
 export const FAN_OUT_GOAL_MS = 30
 export const OVERHEAD_GOAL_MS = 0.5
+export const DISCOVER_1000_GOAL_S = 60
+export const CONTROLLER_RSS_GOAL_MB = 200
 /** "One timeout, not ten": less than one and a half timeouts. */
 export const DEAD_GOAL_MS = 1.5 * DEAD_TIMEOUT_MS
 
@@ -69,6 +71,12 @@ export function evaluateTargets (cases: readonly CaseResult[]): Target[] {
   add('dead', 'Ten dead handlers under Ignore (timeoutSeconds 1), parallel', `one timeout, not ten (< ${formatMs(DEAD_GOAL_MS)} ms)`, () => {
     const parallel = need(deadId(10, false))
     return { measured: `${formatMs(parallel.p50Ms)} ms (sequential: ${sometimes(deadId(10, true))})`, pass: parallel.p50Ms < DEAD_GOAL_MS }
+  })
+  add('controller', 'Controller: 1,000 ExtensionConfigs discovered (Discovered=True) from start', `< ${DISCOVER_1000_GOAL_S} s, RSS < ${CONTROLLER_RSS_GOAL_MB} MB`, () => {
+    const result = byId.get(controllerId(1000))
+    const summary = need(controllerId(1000))
+    const rss = result?.rssMb
+    return { measured: `${summary.maxMs / 1000 < 10 ? (summary.maxMs / 1000).toFixed(1) : Math.round(summary.maxMs / 1000)} s, RSS ${rss === undefined ? '?' : Math.round(rss)} MB`, pass: summary.maxMs < DISCOVER_1000_GOAL_S * 1000 && rss !== undefined && rss < CONTROLLER_RSS_GOAL_MB }
   })
   return targets
 }

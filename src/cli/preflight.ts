@@ -23,11 +23,7 @@ async function registered (opts: PreflightOptions): Promise<ExtensionConfig[]> {
     if (res.statusCode !== 200) throw new Error(`${opts.url} answered ${res.statusCode}: ${text.slice(0, 200)}`)
     return (JSON.parse(text) as StatusDocument).extensionConfigs.map(r => r.extensionConfig)
   }
-  const { KubeConfig } = await import('@kubernetes/client-node')
-  const kc = new KubeConfig()
-  if (opts.kubeconfig) kc.loadFromFile(opts.kubeconfig)
-  else kc.loadFromDefault()
-  const api = new KubeApi(kc)
+  const api = new KubeApi(opts.kubeconfig)
   try {
     const list = await api.request<{ items: ExtensionConfig[] }>('GET', `/apis/${EXTENSION_CONFIG_GROUP}/${EXTENSION_CONFIG_STORAGE_VERSION}/${EXTENSION_CONFIG_PLURAL}`)
     return list.items

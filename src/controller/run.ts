@@ -1,7 +1,6 @@
 // Assembles a running controller: a source (Kubernetes or directory), the controller, its HTTP endpoint,
 // optionally the conversion webhook and leader election. Used by `runtime-sdk controller` and `demo`.
 import { join } from 'node:path'
-import { KubeConfig } from '@kubernetes/client-node'
 import { type Logger, pino } from 'pino'
 import type { Registry as PromRegistry } from 'prom-client'
 import { RuntimeClient } from '../client/client.js'
@@ -54,7 +53,7 @@ export async function runController (options: RunControllerOptions): Promise<Run
   if (options.extensionConfigsDir) {
     source = new FileSource({ dir: options.extensionConfigsDir })
   } else {
-    api = new KubeApi(options.kubeconfig ?? defaultKubeconfig())
+    api = new KubeApi(options.kubeconfig)
     source = new KubernetesSource({ api, logger, ...(options.labelSelector ? { labelSelector: options.labelSelector } : {}) })
   }
   const electing = options.leaderElection && api && !options.readOnly
@@ -116,11 +115,4 @@ export async function runController (options: RunControllerOptions): Promise<Run
     await stop()
     throw err
   }
-}
-
-/** KUBECONFIG, ~/.kube/config, else the in-cluster service account. */
-function defaultKubeconfig (): KubeConfig {
-  const kc = new KubeConfig()
-  kc.loadFromDefault()
-  return kc
 }

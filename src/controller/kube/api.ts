@@ -1,11 +1,11 @@
 // A small Kubernetes REST client over undici: JSON requests and streaming watches against the server of a
-// kubeconfig, with its CA, client certificate, bearer token (refreshed per request through client-node's
-// authenticators, so rotated token files and exec plugins keep working) and insecure-skip-tls-verify.
+// kubeconfig (kubeconfig.ts), with its CA, client certificate, credentials (asked per request, so rotated token
+// files and exec plugins keep working) and insecure-skip-tls-verify.
 // Generic over object types: it knows paths, not kinds.
-import type { RequestOptions as HttpsRequestOptions } from 'node:https'
-import { bufferFromFileOrString, KubeConfig } from '@kubernetes/client-node'
+import type { KubeConfig } from '@kubernetes/client-node'
 import { Agent, request as undiciRequest, type Dispatcher } from 'undici'
 import { KubeApiError, type KubeStatus } from './errors.js'
+import { fromKubeConfig, type KubeConnection, loadKubeConnection } from './kubeconfig.js'
 
 export { KubeApiError, type KubeStatus } from './errors.js'
 
@@ -89,45 +89,35 @@ const WATCH_DEADLINE_GRACE_MS = 30_000
 export class KubeApi {
   /** The API server URL from the kubeconfig (no trailing slash). */
   readonly server: string
-  readonly #config: KubeConfig
+  readonly #connection: KubeConnection
   readonly #agent: Agent
   readonly #timeoutMs: number
   readonly #userAgent: string
   #closed = false
-  // Static credentials (a token or basic auth in the kubeconfig) are resolved once; auth providers and
-  // exec plugins (in-cluster token files, cloud logins) are asked per request so rotation is picked up.
-  readonly #dynamicAuth: boolean
-  #staticAuth: Promise<Record<string, string>> | undefined
 
-  /** From a loaded KubeConfig (its current context) or the path of a kubeconfig file. */
-  constructor (config: KubeConfig | string, options: KubeApiOptions = {}) {
-    if (typeof config === 'string') {
-      const kc = new KubeConfig()
-      kc.loadFromFile(config)
-      config = kc
-    }
-    const cluster = config.getCurrentCluster()
-    if (!cluster) throw new Error('kube api: the kubeconfig has no current cluster')
-    const server = new URL(cluster.server)
-    // client-node's authenticators (used per request for the Authorization header) refuse this combination.
-    if (server.protocol === 'http:' && !cluster.skipTLSVerify) {
-      throw new Error(`kube api: plain HTTP server ${cluster.server} needs insecure-skip-tls-verify in the kubeconfig`)
+  /**
+   * From the path of a kubeconfig file, a loaded client-node KubeConfig (its current context), a connection, or
+   * nothing: KUBECONFIG, ~/.kube/config, then the in-cluster service account.
+   */
+  constructor (config?: KubeConfig | KubeConnection | string, options: KubeApiOptions = {}) {
+    const connection = config === undefined || typeof config === 'string'
+      ? loadKubeConnection(config)
+      : 'getCurrentCluster' in config ? fromKubeConfig(config) : config
+    const server = new URL(connection.server)
+    // Bearer tokens must not travel in clear text unless the kubeconfig explicitly gives up on TLS.
+    if (server.protocol === 'http:' && !connection.insecureSkipTLSVerify) {
+      throw new Error(`kube api: plain HTTP server ${connection.server} needs insecure-skip-tls-verify in the kubeconfig`)
     }
     this.server = server.origin + server.pathname.replace(/\/+$/, '')
-    this.#config = config
+    this.#connection = connection
     this.#timeoutMs = options.timeoutMs ?? 30_000
     this.#userAgent = options.userAgent ?? 'runtime-sdk-controller'
-    const user = config.getCurrentUser()
-    this.#dynamicAuth = Boolean(user?.authProvider || user?.exec)
-    const ca = bufferFromFileOrString(cluster.caFile, cluster.caData)
-    const cert = user ? bufferFromFileOrString(user.certFile, user.certData) : null
-    const key = user ? bufferFromFileOrString(user.keyFile, user.keyData) : null
     this.#agent = new Agent({
       connect: {
-        ...(ca ? { ca } : {}),
-        ...(cert && key ? { cert, key } : {}),
-        ...(cluster.tlsServerName ? { servername: cluster.tlsServerName } : {}),
-        rejectUnauthorized: !cluster.skipTLSVerify
+        ...(connection.ca ? { ca: connection.ca } : {}),
+        ...(connection.cert && connection.key ? { cert: connection.cert, key: connection.key } : {}),
+        ...(connection.servername ? { servername: connection.servername } : {}),
+        rejectUnauthorized: !connection.insecureSkipTLSVerify
       },
       keepAliveTimeout: 30_000
     })
@@ -227,7 +217,7 @@ export class KubeApi {
       if (v !== undefined) url.searchParams.set(k, String(v))
     }
     const headers: Record<string, string> = {
-      ...await this.#authHeaders(),
+      ...await this.#connection.headers(),
       accept: options.accept ?? JSON_TYPE,
       'user-agent': this.#userAgent
     }
@@ -250,26 +240,6 @@ export class KubeApi {
       done()
       throw err
     }
-  }
-
-  #authHeaders (): Promise<Record<string, string>> {
-    if (this.#dynamicAuth) return this.#resolveAuth()
-    this.#staticAuth ??= this.#resolveAuth()
-    // A failed resolution is not cached.
-    this.#staticAuth.catch(() => { this.#staticAuth = undefined })
-    return this.#staticAuth
-  }
-
-  /** Authorization (and impersonation) headers from the kubeconfig user, through client-node's authenticators. */
-  async #resolveAuth (): Promise<Record<string, string>> {
-    const opts: HttpsRequestOptions = {}
-    await this.#config.applyToHTTPSOptions(opts)
-    const headers: Record<string, string> = {}
-    for (const [k, v] of Object.entries(opts.headers ?? {})) {
-      if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v)
-    }
-    if (opts.auth) headers.authorization = `Basic ${Buffer.from(opts.auth).toString('base64')}`
-    return headers
   }
 }
 
