@@ -1,8 +1,8 @@
 // runtime-sdk controller: runs the ExtensionConfig controller on the Kubernetes API or on a directory.
-import { Command, InvalidArgumentError } from 'commander'
+import { Command } from 'commander'
 import { pino } from 'pino'
 import { runController, type RunningController } from '../controller/run.js'
-import { parseGoDuration } from '../server/duration.js'
+import { countOption, durationOption, portOption } from './options.js'
 
 interface ControllerCliOptions {
   kubeconfig?: string
@@ -24,24 +24,6 @@ interface ControllerCliOptions {
   logLevel: string
 }
 
-export const portOption = (value: string): number => {
-  const n = Number(value)
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('must be a port number (0-65535)')
-  return n
-}
-
-export const durationOption = (value: string): number => {
-  const ms = parseGoDuration(value)
-  if (ms === undefined) throw new InvalidArgumentError('must be a duration such as 30s, 10m or 1h30m (0 turns it off)')
-  return ms
-}
-
-const positiveInt = (value: string): number => {
-  const n = Number(value)
-  if (!Number.isInteger(n) || n < 1 || n > 1000) throw new InvalidArgumentError('must be an integer from 1 to 1000')
-  return n
-}
-
 export function controllerCommand (): Command {
   return new Command('controller')
     .description('run the ExtensionConfig controller: discover extensions, write status, keep the handler registry')
@@ -56,7 +38,7 @@ export function controllerCommand (): Command {
     .option('--metrics-port <port>', 'port of the HTTP endpoint (0 picks a free one)', portOption, 8080)
     .option('--webhook-port <port>', 'serve the CRD conversion webhook (HTTPS, /convert) on this port', portOption)
     .option('--webhook-cert-dir <dir>', 'directory with tls.crt and tls.key for the webhook', '/tmp/k8s-webhook-server/serving-certs')
-    .option('--concurrency <n>', 'ExtensionConfigs reconciled at once', positiveInt, 10)
+    .option('--concurrency <n>', 'ExtensionConfigs reconciled at once', countOption, 10)
     .option('--rediscovery-interval <duration>', 're-run discovery of healthy extensions this often (0 turns it off)', durationOption, 600_000)
     .option('--resync-interval <duration>', 'reconcile everything this often as a safety net (0 turns it off)', durationOption, 36_000_000)
     .option('--client-cert-file <file>', 'PEM client certificate presented to extensions (mTLS)')

@@ -3,12 +3,13 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { Command, InvalidArgumentError } from 'commander'
+import { Command } from 'commander'
 import { referenceHandlers } from '../reference-extension/index.js'
 import { createExtensionServer } from '../server/server.js'
 import type { AnyHandlerRegistration } from '../server/types.js'
 import type { TLSFileOptions } from '../server/tls.js'
 import { createCertificateAuthority } from '../tls/certificates.js'
+import { portOption } from './options.js'
 import { columns } from './table.js'
 
 interface ServeOptions {
@@ -25,17 +26,11 @@ interface ServeOptions {
   logLevel: string
 }
 
-const port = (value: string): number => {
-  const n = Number(value)
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('must be a port number (0-65535)')
-  return n
-}
-
 export function serveCommand (): Command {
   return new Command('serve')
     .description('serve a Runtime Extension over HTTPS: the reference extension, or the handlers of your module')
     .option('--handlers <module>', 'a module whose default export (or `handlers` export) is an array of handler registrations')
-    .option('--port <port>', 'port to listen on', port, 9443)
+    .option('--port <port>', 'port to listen on', portOption, 9443)
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--cert-dir <dir>', 'directory with tls.crt and tls.key (generated there when missing)')
     .option('--tls-cert <file>', 'serving certificate (PEM)')

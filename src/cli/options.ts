@@ -1,0 +1,22 @@
+// Parsers of option values shared by the subcommands; a bad value gets commander's usage error.
+import { InvalidArgumentError } from 'commander'
+import { parseGoDuration } from '../server/duration.js'
+
+export const portOption = (value: string): number => {
+  const n = Number(value)
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('must be a port number (0-65535)')
+  return n
+}
+
+/** A Go duration (30s, 10m, 1h30m) in milliseconds. */
+export const durationOption = (value: string): number => {
+  const ms = parseGoDuration(value)
+  if (ms === undefined) throw new InvalidArgumentError('must be a duration such as 30s, 10m or 1h30m (0 turns it off)')
+  return ms
+}
+
+export const countOption = (value: string): number => {
+  const n = Number(value)
+  if (!Number.isInteger(n) || n < 1 || n > 1000) throw new InvalidArgumentError('must be an integer from 1 to 1000')
+  return n
+}
