@@ -73,10 +73,6 @@ export class FileSource implements ExtensionConfigSource {
     this.#debounceMs = options.debounceMs ?? 50
   }
 
-  get dir (): string {
-    return this.#dir
-  }
-
   async start (listener: SourceListener): Promise<void> {
     const info = await stat(this.#dir).catch(() => undefined)
     if (!info?.isDirectory()) throw new Error(`ExtensionConfig directory ${this.#dir} does not exist or is not a directory`)
