@@ -13,7 +13,7 @@ import { type ExtensionRegistration, nameForHandler, Registry } from '../registr
 import { isEmptySelector, type Labels, matchesSelector } from '../registry/selector.js'
 import { Backoff, type BackoffOptions } from './backoff.js'
 import { RuntimeClientMetrics } from './metrics.js'
-import { AgentPool, type ClientCertificate, hostLabel, loadCABundle, type ResolveUrl, urlForExtension } from './transport.js'
+import { AgentPool, CABundleCache, type ClientCertificate, hostLabel, type ResolveUrl, urlForExtension } from './transport.js'
 
 /** The object a hook is called for (its namespace is matched against namespaceSelectors). */
 export interface KubeObject {
@@ -113,6 +113,7 @@ export class RuntimeClient {
   readonly #options: RuntimeClientOptions
   readonly #backoff: Backoff | undefined
   readonly #cache = new Map<string, { expires: number, response: Record<string, unknown> }>()
+  readonly #caBundles = new CABundleCache()
   readonly #now: () => number
   readonly #reloadTimer: NodeJS.Timeout | undefined
 
@@ -152,7 +153,7 @@ export class RuntimeClient {
     const hook = this.catalog.latest(HOOKS_GROUP, 'Discovery')
     let response: Record<string, unknown>
     try {
-      const ca = loadCABundle(ec.spec.clientConfig.caBundle)
+      const ca = this.#caBundles.load(ec.spec.clientConfig)
       const url = urlForExtension(ec.spec.clientConfig, this.catalog.path(hook.gvh))
       const body = JSON.stringify({ kind: hook.requestKind, apiVersion: hook.apiVersion })
       response = await this.#httpCall(ec.spec.clientConfig, url, ca, hook, hook, body, DEFAULT_HANDLER_TIMEOUT_SECONDS, options.signal)
@@ -329,7 +330,7 @@ export class RuntimeClient {
       }
       let ca: string | undefined
       try {
-        ca = loadCABundle(registration.clientConfig.caBundle)
+        ca = this.#caBundles.load(registration.clientConfig)
       } catch (err) {
         throw new HandlerError(`failed to get http client: ${(err as Error).message}`)
       }
@@ -402,9 +403,13 @@ export class RuntimeClient {
     }
   }
 
-  /** The request as sent: settings merged (request wins), down-converted, kind and apiVersion of the handler's version. */
+  /**
+   * The request as sent: settings merged (request wins), down-converted, kind and apiVersion of the handler's version.
+   * It shares nested values with the caller's request and is only serialized; a conversion, which may change what
+   * it is given, gets a deep copy.
+   */
   #wireRequest (entry: CatalogHook, regHook: CatalogHook, registration: ExtensionRegistration, request: Record<string, unknown>): Record<string, unknown> {
-    const { kind: _k, apiVersion: _a, settings: requestSettings, ...rest } = structuredClone(request)
+    const { kind: _k, apiVersion: _a, settings: requestSettings, ...rest } = regHook === entry ? request : structuredClone(request)
     const settings = { ...registration.settings, ...(requestSettings as Record<string, string> | undefined) }
     let converted: Record<string, unknown> = rest
     if (regHook !== entry) {

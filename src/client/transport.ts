@@ -1,5 +1,5 @@
 // HTTPS transport for calling extensions: URL construction, TLS settings and keep-alive Agent pools.
-import { createHash, X509Certificate } from 'node:crypto'
+import { X509Certificate } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { isIP } from 'node:net'
 import { posix } from 'node:path'
@@ -70,6 +70,31 @@ export function loadCABundle (caBundle: string | undefined): string | undefined 
   return pem
 }
 
+/**
+ * loadCABundle's result per clientConfig object, so that a handler call does not decode and parse its CA again
+ * (an X509Certificate per certificate is the largest CPU cost of a call). The registry keeps one clientConfig per
+ * handler, so an entry goes with its registration; a changed caBundle on the same object is loaded again.
+ */
+export class CABundleCache {
+  readonly #byConfig = new WeakMap<object, { caBundle: string | undefined, pem?: string | undefined, error?: string }>()
+
+  /** loadCABundle(config.caBundle), remembered: the same PEM string, or the same error message. */
+  load (config: { caBundle?: string | undefined }): string | undefined {
+    const caBundle = config.caBundle
+    let entry = this.#byConfig.get(config)
+    if (entry === undefined || entry.caBundle !== caBundle) {
+      try {
+        entry = { caBundle, pem: loadCABundle(caBundle) }
+      } catch (err) {
+        entry = { caBundle, error: (err as Error).message }
+      }
+      this.#byConfig.set(config, entry)
+    }
+    if (entry.error !== undefined) throw new TransportError(entry.error)
+    return entry.pem
+  }
+}
+
 export interface AgentPoolOptions {
   clientCertificate?: ClientCertificate | undefined
   /** connections per origin; undefined means unlimited (undici's default). */
@@ -77,9 +102,8 @@ export interface AgentPoolOptions {
   keepAliveTimeoutMs?: number | undefined
 }
 
-interface PoolEntry { agent: Agent, key: string }
-
-const sha = (s: string) => createHash('sha256').update(s).digest('hex').slice(0, 16)
+/** ca is the PEM the Agent verifies with, compared as is: hashing it on every call cost more than comparing it. */
+interface PoolEntry { agent: Agent, ca: string | undefined, generation: number }
 
 /**
  * Keep-alive Agents keyed by host, TLS server name, CA bundle and client certificate, reused across calls.
@@ -109,9 +133,8 @@ export class AgentPool {
    */
   get (host: string, servername: string, ca: string | undefined): Agent {
     const target = `${host}|${servername}`
-    const key = `${ca === undefined ? 'system' : sha(ca)}|${this.#generation}`
     const existing = this.#byTarget.get(target)
-    if (existing?.key === key) return existing.agent
+    if (existing !== undefined && existing.ca === ca && existing.generation === this.#generation) return existing.agent
     if (existing) existing.agent.close().catch(() => {})
     const agent = new Agent({
       connect: {
@@ -124,7 +147,7 @@ export class AgentPool {
       keepAliveTimeout: this.#options.keepAliveTimeoutMs ?? 30_000,
       ...(this.#options.connections ? { connections: this.#options.connections } : {})
     })
-    this.#byTarget.set(target, { agent, key })
+    this.#byTarget.set(target, { agent, ca, generation: this.#generation })
     return agent
   }
 

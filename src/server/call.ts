@@ -4,6 +4,7 @@ import type { Logger } from 'pino'
 import type { Catalog, CatalogHook } from '../catalog/catalog.js'
 import { DEFAULT_HANDLER_TIMEOUT_SECONDS, MAX_HANDLER_TIMEOUT_SECONDS } from '../catalog/handlers.js'
 import type { RawBody } from './body.js'
+import type { Deadlines } from './deadlines.js'
 import { parseGoDuration } from './duration.js'
 import type { FailureReason } from './metrics.js'
 import { HookError, type HandlerContext } from './types.js'
@@ -19,10 +20,13 @@ export interface HookRoute {
 
 export interface CallEnvironment {
   catalog: Catalog
+  /** log is the call's logger; a lazy one (see lazy-logger.ts) costs nothing while nothing is logged. */
   log: Logger
   requestId: string
   /** marginMs is kept between the handler's deadline and the caller's timeout, to send the answer in time. */
   marginMs: number
+  /** deadlines expires handlers still running at their deadline. */
+  deadlines: Deadlines
 }
 
 export interface CallOutcome {
@@ -55,29 +59,21 @@ export async function callHook (route: HookRoute, raw: RawBody | undefined, time
   if (!valid.valid) return failure(`invalid request: ${valid.message}`, 'invalid_request')
 
   const budgetMs = handlerBudgetMs(route, timeoutQuery, env.marginMs)
-  const controller = new AbortController()
-  const deadline = new Date(Date.now() + budgetMs)
-  const ctx: HandlerContext = { log: env.log, signal: controller.signal, deadline, requestId: env.requestId, name: route.name }
-  let timer: NodeJS.Timeout | undefined
+  const at = performance.now() + budgetMs
+  const run = startRun(env, route.name, budgetMs)
   let result: unknown
   try {
-    const running = Promise.resolve().then(() => route.invoke(request, ctx))
-    const expired = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(() => reject(new DeadlineExceeded()), budgetMs)
-    })
-    running.catch(() => {}) // a handler failing after its deadline must not become an unhandled rejection
-    result = await Promise.race([running, expired])
+    result = route.invoke(request, run.ctx)
+    // Only a handler still running (a promise) is watched; a synchronous answer is in before any deadline.
+    if (isThenable(result)) result = await againstDeadline(result, at, env.deadlines, run.expire)
   } catch (err) {
     if (err instanceof DeadlineExceeded) {
-      controller.abort(new Error(`deadline of ${formatSeconds(budgetMs)} exceeded`))
       return failure(`handler ${JSON.stringify(label)} did not answer within ${formatSeconds(budgetMs)}`, 'deadline_exceeded')
     }
     env.log.error({ err }, 'handler threw')
     if (err instanceof HookError) return failure(err.message, 'handler_error')
     const kind = err instanceof Error ? err.name : typeof err
     return failure(`handler ${JSON.stringify(label)} failed with an unexpected ${kind}; see the extension's log`, 'handler_error')
-  } finally {
-    clearTimeout(timer)
   }
 
   if (result === null || typeof result !== 'object' || Array.isArray(result)) {
@@ -92,6 +88,63 @@ export async function callHook (route: HookRoute, raw: RawBody | undefined, time
   }
   const status = String(response['status'])
   return { body: response, status, ...(status === 'Failure' ? { reason: 'handler_failure' as const } : {}) }
+}
+
+interface HandlerRun {
+  ctx: HandlerContext
+  /** expire aborts the handler's signal, now or, if it has none yet, as soon as it asks for it. */
+  expire: () => void
+}
+
+/** The context of one handler call; its AbortSignal and its deadline's Date are made only if the handler reads them. */
+function startRun (env: CallEnvironment, name: string, budgetMs: number): HandlerRun {
+  const deadlineMs = Date.now() + budgetMs
+  let controller: AbortController | undefined
+  let expired: Error | undefined
+  let deadline: Date | undefined
+  // Own enumerable getters: a handler spreading its context still gets the signal and the deadline.
+  const ctx: HandlerContext = {
+    log: env.log,
+    get signal () {
+      if (controller === undefined) {
+        controller = new AbortController()
+        if (expired) controller.abort(expired)
+      }
+      return controller.signal
+    },
+    get deadline () {
+      return (deadline ??= new Date(deadlineMs))
+    },
+    requestId: env.requestId,
+    name
+  }
+  const expire = () => {
+    expired = new Error(`deadline of ${formatSeconds(budgetMs)} exceeded`)
+    controller?.abort(expired)
+  }
+  return { ctx, expire }
+}
+
+/** The handler's result, or a DeadlineExceeded rejection once `at` (performance.now() ms) passes first. */
+function againstDeadline (running: PromiseLike<unknown>, at: number, deadlines: Deadlines, expire: () => void): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const tracked = deadlines.track(at, () => {
+      expire()
+      reject(new DeadlineExceeded())
+    })
+    // Also handles a rejection after the deadline, which must not become an unhandled rejection.
+    Promise.resolve(running).then(value => {
+      deadlines.settle(tracked)
+      resolve(value)
+    }, (err: unknown) => {
+      deadlines.settle(tracked)
+      reject(err)
+    })
+  })
+}
+
+function isThenable (value: unknown): value is PromiseLike<unknown> {
+  return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function'
 }
 
 /** kind and apiVersion first (Cluster API ignores them), then status, message, retryAfterSeconds, the rest. */

@@ -7,8 +7,8 @@ import type { AddressInfo } from 'node:net'
 import type { SecureContextOptions } from 'node:tls'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
-import { pino, type Logger } from 'pino'
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
+import { type Bindings, type ChildLoggerOptions, pino, type Logger } from 'pino'
 import type { Registry } from 'prom-client'
 import type { Catalog } from '../catalog/catalog.js'
 import { createCatalog } from '../catalog/default.js'
@@ -17,7 +17,9 @@ import { buildOpenAPIDocument, OPENAPI_VERSION, type OpenAPIDocument } from '../
 import { GROUP, VERSION } from '../../hooks/v1alpha1/common.js'
 import { installBodyParser, type RawBody } from './body.js'
 import { callHook, type HookRoute } from './call.js'
+import { Deadlines } from './deadlines.js'
 import { HttpError, sendError } from './http-errors.js'
+import { lazyChildLogger } from './lazy-logger.js'
 import { createMetrics } from './metrics.js'
 import { RegistrationError, resolveHandlers } from './registration.js'
 import { httpsOptions, watchCertificates, type TLSFileOptions } from './tls.js'
@@ -125,6 +127,9 @@ export function createExtensionServer (options: ExtensionServerOptions): Extensi
     keepAliveTimeout: limits.keepAliveTimeoutMs,
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
+    // Request loggers are made when first written to: at level warn a successful call writes nothing.
+    childLoggerFactory: (parent: FastifyBaseLogger, bindings: Bindings, childOptions: ChildLoggerOptions) =>
+      childOptions.level !== undefined || childOptions.serializers !== undefined ? parent.child(bindings, childOptions) : lazyChildLogger(parent as Logger, bindings),
     return503OnClosing: true,
     forceCloseConnections: 'idle'
   }) as unknown as FastifyInstance
@@ -140,17 +145,22 @@ export function createExtensionServer (options: ExtensionServerOptions): Extensi
 
   app.setErrorHandler(sendError)
   app.setNotFoundHandler((request, reply) => sendError(new HttpError(404, 'NotFound', `no route for ${request.method} ${request.url.split('?')[0]}`), request, reply))
-  app.addHook('onSend', async (request, reply) => { reply.header('x-request-id', request.id) })
+  app.addHook('onSend', (request, reply, payload, done) => {
+    reply.header('x-request-id', request.id)
+    done(null, payload)
+  })
 
   // Hook routes: one POST per handler, in a scope whose only body parser reads JSON up to 20 MiB.
+  const deadlines = new Deadlines()
   app.register(async (scope) => {
     installBodyParser(scope, MAX_BODY_BYTES, 4 * MAX_BODY_BYTES)
     for (const route of routes) {
+      const labels = { hook: route.hook.gvh.hook, handler: route.name }
+      const bindings = { ...labels, apiVersion: route.hook.apiVersion }
       scope.post(route.path, async (request: FastifyRequest<{ Querystring: { timeout?: string } }>, reply: FastifyReply) => {
         const started = process.hrtime.bigint()
-        const labels = { hook: route.hook.gvh.hook, handler: route.name }
-        const log = request.log.child({ ...labels, apiVersion: route.hook.apiVersion }) as unknown as Logger
-        const outcome = await callHook(route, request.body as RawBody | undefined, request.query.timeout, { catalog, log, requestId: request.id, marginMs })
+        const log = lazyChildLogger(request.log as unknown as Logger, bindings)
+        const outcome = await callHook(route, request.body as RawBody | undefined, request.query.timeout, { catalog, log, requestId: request.id, marginMs, deadlines })
         metrics.observe(labels, outcome.status, Number(process.hrtime.bigint() - started) / 1e9, outcome.reason)
         return reply.code(200).type('application/json').send(JSON.stringify(outcome.body))
       })

@@ -11,7 +11,7 @@ type AllowReadonly<T> = T extends ReadonlyArray<infer U> ? ReadonlyArray<AllowRe
 
 /** Everything a handler gets besides the request. */
 export interface HandlerContext {
-  /** log is a pino child logger carrying the hook, handler name and request id. */
+  /** log is a pino child logger carrying the hook, handler name and request id (made when it first writes). */
   log: Logger
   /** signal aborts when the deadline passes (or the server is forced down); pass it to I/O the handler does. */
   signal: AbortSignal

@@ -7,6 +7,7 @@ import { AfterControlPlaneInitialized, BeforeClusterCreate } from '../../hooks/v
 import type { HookGroupVersion } from '../../hooks/define.js'
 import { createCatalog } from '../../src/catalog/default.js'
 import { loadCABundle, RuntimeClient, urlForExtension } from '../../src/client/index.js'
+import { CABundleCache } from '../../src/client/transport.js'
 import { Registry } from '../../src/registry/registry.js'
 import { testGroupVersions, testV1alpha3, TEST_GROUP } from '../helpers/test-hooks.js'
 import { cluster, createPki, extensionConfig, json, type Route, startExtension } from '../helpers/test-extension.js'
@@ -172,8 +173,10 @@ t.test('namespaceSelector: resolver, no lookup for {}, errors', async t => {
 t.test('settings: ExtensionConfig settings overlaid by the request settings', async t => {
   const { ext, client } = await setup(t, { [bcc('h')]: (_r, res) => json(res, { status: 'Success', retryAfterSeconds: 0 }) })
   client.warmUp([extensionConfig('ext', ext.url, pki.caBundle, [{ name: 'h', hook: 'BeforeClusterCreate' }], { settings: { a: 'ec', b: 'ec' } })])
-  await client.callAllExtensions(BeforeClusterCreate, cluster, { cluster, settings: { b: 'request', c: 'request' } })
+  const request = { cluster, settings: { b: 'request', c: 'request' } }
+  await client.callAllExtensions(BeforeClusterCreate, cluster, request)
   t.same(ext.requests[0]?.body.settings, { a: 'ec', b: 'request', c: 'request' })
+  t.same(request, { cluster, settings: { b: 'request', c: 'request' } }, 'the caller\'s request and its settings are not modified')
   t.same(Object.keys(ext.requests[0]?.body ?? {}).slice(0, 3), ['kind', 'apiVersion', 'settings'], 'Go field order')
   const plain = await setup(t, { [bcc('h')]: (_r, res) => json(res, { status: 'Success', retryAfterSeconds: 0 }) })
   plain.client.warmUp([extensionConfig('ext', plain.ext.url, pki.caBundle, [{ name: 'h', hook: 'BeforeClusterCreate' }])])
@@ -392,6 +395,32 @@ t.test('mTLS: the client certificate is presented; replacing it replaces the age
   await writeFile(keyFile, clientCert.key)
   await new Promise(resolve => setTimeout(resolve, 100))
   t.equal((await watching.callAllExtensions(BeforeClusterCreate, cluster, { cluster })).response.message, 'capi', 'rotated files are picked up')
+})
+
+t.test('a changed caBundle is used from the next call: broken, then fixed again', async t => {
+  const { ext, client } = await setup(t, { [bcc('h')]: (_r, res) => json(res, { status: 'Success', retryAfterSeconds: 0 }) })
+  const handlers = [{ name: 'h', hook: 'BeforeClusterCreate' }]
+  client.warmUp([extensionConfig('ext', ext.url, pki.caBundle, handlers)])
+  t.equal((await client.callExtension(BeforeClusterCreate, cluster, 'h.ext', { cluster })).response.status, 'Success')
+  client.register(extensionConfig('ext', ext.url, Buffer.from('not a pem').toString('base64'), handlers))
+  const broken = 'failed to call extension handler "h.ext": failed to get http client: unable to load root certificates: unable to parse bytes as PEM block'
+  await t.rejects(client.callExtension(BeforeClusterCreate, cluster, 'h.ext', { cluster }), { message: broken })
+  await t.rejects(client.callExtension(BeforeClusterCreate, cluster, 'h.ext', { cluster }), { message: broken }, 'the same error on every call')
+  client.register(extensionConfig('ext', ext.url, pki.caBundle, handlers))
+  t.equal((await client.callExtension(BeforeClusterCreate, cluster, 'h.ext', { cluster })).response.status, 'Success')
+  t.equal(ext.requests.length, 2)
+})
+
+t.test('CABundleCache: the same PEM or error as loadCABundle, loaded again when the caBundle changes', async t => {
+  const cache = new CABundleCache()
+  const config: { caBundle?: string } = { caBundle: pki.caBundle }
+  t.equal(cache.load(config), loadCABundle(pki.caBundle))
+  t.equal(cache.load(config), pki.ca.cert)
+  config.caBundle = Buffer.from('not a pem').toString('base64')
+  for (let i = 0; i < 2; i++) t.throws(() => cache.load(config), { name: 'TransportError', message: 'unable to load root certificates: unable to parse bytes as PEM block' })
+  delete config.caBundle
+  t.equal(cache.load(config), undefined, 'no caBundle: the system roots')
+  t.equal(cache.load({ caBundle: pki.caBundle }), pki.ca.cert)
 })
 
 t.test('a CA bundle with a broken certificate is refused', async t => {
