@@ -1,12 +1,12 @@
 import t from 'tap'
-import { callAllId, deadId, OVERHEAD_IDS, serverCaseId } from '../../bench/lib/ids.js'
+import { callAllId, controllerId, deadId, OVERHEAD_IDS, serverCaseId } from '../../bench/lib/ids.js'
 import { evaluateTargets } from '../../bench/lib/targets.js'
 import type { CaseResult, Summary } from '../../bench/lib/types.js'
 
 const summary = (rps: number, p50Ms: number, p99Ms = p50Ms * 2): Summary => ({ repetitions: 3, requests: 1, rps, p50Ms, p99Ms, maxMs: p99Ms, errors: 0, non2xx: 0 })
 const result = (id: string, s: Summary): CaseResult => ({ id, labels: {}, runs: [], summary: s })
 
-function cases (overrides: Record<string, Summary> = {}): CaseResult[] {
+function cases (overrides: Record<string, Summary> = {}, controllerRssMb = 150): CaseResult[] {
   const base: Record<string, Summary> = {
     [serverCaseId('floor', 'bcc-5k', 'http', 10)]: summary(10000, 0.9, 3),
     [serverCaseId('ours', 'bcc-5k', 'http', 10)]: summary(9500, 1, 4),
@@ -24,7 +24,8 @@ function cases (overrides: Record<string, Summary> = {}): CaseResult[] {
       base[serverCaseId('capi-go', w, 'https', c)] = summary(900, 1)
     }
   }
-  return Object.entries({ ...base, ...overrides }).map(([id, s]) => result(id, s))
+  base[controllerId(1000)] = summary(50, 20_000, 20_000)
+  return Object.entries({ ...base, ...overrides }).map(([id, s]) => ({ ...result(id, s), ...(id === controllerId(1000) ? { rssMb: controllerRssMb } : {}) }))
 }
 
 const byId = (targets: ReturnType<typeof evaluateTargets>) => new Map(targets.map(x => [x.id, x]))
@@ -38,6 +39,12 @@ t.test('every target passes when the measurements meet it', async t => {
   t.equal(got.get('overhead/callExtension')?.measured, '+0.200 ms (p50 0.800 vs 0.600 ms)')
   t.equal(got.get('dead')?.measured, '1,010 ms (sequential: 10,050 ms)')
   t.equal(got.get('vs-go/gp-1m/c10')?.measured, '1.11× (1,000 vs 900 req/s)')
+  t.equal(got.get('controller')?.measured, '20 s, RSS 150 MB')
+})
+
+t.test('the controller target misses on time or on memory', async t => {
+  t.equal(byId(evaluateTargets(cases({ [controllerId(1000)]: summary(10, 61_000, 61_000) }))).get('controller')?.pass, false, '61 s')
+  t.equal(byId(evaluateTargets(cases({}, 201))).get('controller')?.pass, false, '201 MB')
 })
 
 t.test('each target misses on its own threshold', async t => {
