@@ -54,6 +54,11 @@ export function registrationsOf (ec: ExtensionConfig): ExtensionRegistration[] {
   }
   const registrations: ExtensionRegistration[] = []
   const suffix = `.${ecName}`
+  // One copy per ExtensionConfig, shared by its handlers (read only): a thousand ExtensionConfigs of sixteen
+  // handlers would otherwise hold sixteen copies of every CA bundle.
+  const namespaceSelector = clone(selector)
+  const clientConfig = clone(ec.spec.clientConfig)
+  const settings = { ...ec.spec.settings }
   for (const handler of ec.status?.handlers ?? []) {
     let gv: { group: string, version: string }
     try {
@@ -73,11 +78,11 @@ export function registrationsOf (ec: ExtensionConfig): ExtensionRegistration[] {
       extensionConfigName: ecName,
       extensionConfigResourceVersion: ec.metadata.resourceVersion ?? '',
       gvh: { ...gv, hook: handler.requestHook.hook },
-      namespaceSelector: clone(selector),
-      clientConfig: clone(ec.spec.clientConfig),
+      namespaceSelector,
+      clientConfig,
       timeoutSeconds: handler.timeoutSeconds || DEFAULT_HANDLER_TIMEOUT_SECONDS,
       failurePolicy: policy === 'Ignore' ? 'Ignore' : 'Fail',
-      settings: { ...ec.spec.settings }
+      settings
     })
   }
   if (errors.length > 0) throw new RegistryError(join(errors))
