@@ -96,6 +96,8 @@ const hubStatus = fc.record({
   future: optional(fc.jsonValue({ maxDepth: 1 }))
 }).map(({ conditions, handlers, legacy, future }) =>
   defined({ conditions, handlers, deprecated: legacy && { v1beta1: { conditions: legacy } }, futureStatusField: future }))
+  // The hub's status has minProperties 1: an empty one is not a valid hub object.
+  .filter(status => Object.keys(status).length > 0)
 
 const v1alpha1Status = fc.record({
   conditions: optional(legacyConditions),
