@@ -11,7 +11,7 @@ import { INJECT_CA_FROM_SECRET_ANNOTATION } from '../api/constants.js'
 import { runController } from '../controller/run.js'
 import { referenceHandlers } from '../reference-extension/index.js'
 import { createExtensionServer } from '../server/server.js'
-import { createCertificateAuthority } from '../tls/certificates.js'
+import { writeLoopbackServingCertificate } from '../tls/certificates.js'
 import { portOption } from './options.js'
 import { renderStatus } from './status.js'
 import { table } from './table.js'
@@ -47,13 +47,10 @@ async function demo (opts: DemoOptions): Promise<void> {
   const manifests = join(dir, 'extensionconfigs')
   await mkdir(manifests, { recursive: true })
 
-  const ca = await createCertificateAuthority('runtime-sdk demo CA')
-  const leaf = await ca.issue({ commonName: 'localhost', dnsNames: ['localhost'], ipAddresses: ['127.0.0.1'], usage: 'server' })
-  await writeFile(join(dir, 'tls.crt'), leaf.cert)
-  await writeFile(join(dir, 'tls.key'), leaf.key, { mode: 0o600 })
+  const tls = await writeLoopbackServingCertificate(dir, 'runtime-sdk demo CA')
   const extension = createExtensionServer({
     handlers: referenceHandlers(),
-    tls: { certFile: join(dir, 'tls.crt'), keyFile: join(dir, 'tls.key') },
+    tls: { certFile: tls.certFile, keyFile: tls.keyFile },
     logLevel: 'warn'
   })
   const extensionUrl = await extension.listen({ host: '127.0.0.1', port: opts.extensionPort })
@@ -69,7 +66,7 @@ async function demo (opts: DemoOptions): Promise<void> {
       apiVersion: 'v1',
       kind: 'Secret',
       metadata: { namespace: 'runtime-sdk-demo', name: 'reference-extension-ca' },
-      data: { 'ca.crt': Buffer.from(ca.cert).toString('base64') }
+      data: { 'ca.crt': Buffer.from(tls.caPem).toString('base64') }
     })
   ].join('---\n'))
 

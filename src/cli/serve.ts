@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs'
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises'
+import { mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -8,7 +8,7 @@ import { referenceHandlers } from '../reference-extension/index.js'
 import { createExtensionServer } from '../server/server.js'
 import type { AnyHandlerRegistration } from '../server/types.js'
 import type { TLSFileOptions } from '../server/tls.js'
-import { createCertificateAuthority } from '../tls/certificates.js'
+import { writeLoopbackServingCertificate } from '../tls/certificates.js'
 import { portOption } from './options.js'
 import { columns } from './table.js'
 
@@ -60,12 +60,7 @@ async function tlsFiles (opts: ServeOptions, say: (line: string) => void): Promi
   const dir = opts.certDir ?? await mkdtemp(join(tmpdir(), 'runtime-sdk-serve-'))
   const files = { certFile: join(dir, 'tls.crt'), keyFile: join(dir, 'tls.key'), caFile: join(dir, 'ca.crt') }
   if (existsSync(files.certFile) && existsSync(files.keyFile)) return { ...files, ...(existsSync(files.caFile) ? {} : { caFile: undefined }), ...clientCa }
-  await mkdir(dir, { recursive: true })
-  const ca = await createCertificateAuthority('runtime-sdk serve CA')
-  const leaf = await ca.issue({ commonName: 'localhost', dnsNames: ['localhost'], ipAddresses: ['127.0.0.1', '::1'], usage: 'server' })
-  await writeFile(files.caFile, ca.cert)
-  await writeFile(files.certFile, leaf.cert)
-  await writeFile(files.keyFile, leaf.key, { mode: 0o600 })
+  await writeLoopbackServingCertificate(dir, 'runtime-sdk serve CA')
   say(`generated a self-signed CA and a serving certificate for localhost/127.0.0.1 in ${dir} (ca.crt, tls.crt, tls.key)`)
   return { ...files, ...clientCa }
 }

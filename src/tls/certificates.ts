@@ -1,6 +1,8 @@
 // Minting certificates: a self-signed CA and leaf certificates it issues (serving or client).
-// Used by `runtime-sdk serve` when no certificate is given, and by tests for TLS, mTLS and SAN cases.
+// Used by `runtime-sdk serve` and `demo` when no certificate is given, and by tests for TLS, mTLS and SAN cases.
 import { webcrypto, randomBytes } from 'node:crypto'
+import { mkdir, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import * as x509 from '@peculiar/x509'
 
 // @peculiar/x509 is typed against the DOM's Crypto; Node's webcrypto implements the same interface.
@@ -95,4 +97,28 @@ function serial (): string {
   const bytes = randomBytes(16)
   bytes[0] = (bytes[0] as number) & 0x7f
   return bytes.toString('hex')
+}
+
+/** Where writeLoopbackServingCertificate put its files. */
+export interface ServingFiles {
+  caFile: string
+  certFile: string
+  keyFile: string
+  /** caPem is the PEM of the new CA (also in caFile). */
+  caPem: string
+}
+
+/**
+ * A fresh CA and a serving certificate for localhost, 127.0.0.1 and ::1, written to dir as ca.crt, tls.crt and
+ * tls.key (the key readable by the owner only): what a local extension needs to serve HTTPS.
+ */
+export async function writeLoopbackServingCertificate (dir: string, caName: string): Promise<ServingFiles> {
+  const files = { caFile: join(dir, 'ca.crt'), certFile: join(dir, 'tls.crt'), keyFile: join(dir, 'tls.key') }
+  await mkdir(dir, { recursive: true })
+  const ca = await createCertificateAuthority(caName)
+  const leaf = await ca.issue({ commonName: 'localhost', dnsNames: ['localhost'], ipAddresses: ['127.0.0.1', '::1'], usage: 'server' })
+  await writeFile(files.caFile, ca.cert)
+  await writeFile(files.certFile, leaf.cert)
+  await writeFile(files.keyFile, leaf.key, { mode: 0o600 })
+  return { ...files, caPem: ca.cert }
 }
