@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process'
 import { closeSync, openSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
+import { EXTENSION_CONFIG_COLLECTION_PATH as COLLECTION } from '../../src/api/constants.js'
 import type { ExtensionConfig } from '../../src/api/extension-config.js'
 import { KubeApi } from '../../src/controller/kube/api.js'
 import { referenceHandlers } from '../../src/reference-extension/index.js'
@@ -16,7 +17,6 @@ import { runToEnd, sampleRss } from '../lib/processes.js'
 import { summarize } from '../lib/stats.js'
 import type { CaseResult, Run } from '../lib/types.js'
 
-const COLLECTION = '/apis/runtime.cluster.x-k8s.io/v1beta2/extensionconfigs'
 const CRD = 'deploy/crd/bases/runtime.cluster.x-k8s.io_extensionconfigs.yaml'
 /** Give up on one repetition after this long (the target is 60 s for 1,000). */
 const LIMIT_MS = 180_000

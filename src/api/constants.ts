@@ -21,6 +21,8 @@ export type ExtensionConfigVersion = typeof EXTENSION_CONFIG_VERSIONS[number]
 
 export const V1BETA2_API_VERSION = `${EXTENSION_CONFIG_GROUP}/${EXTENSION_CONFIG_STORAGE_VERSION}`
 export const V1ALPHA1_API_VERSION = `${EXTENSION_CONFIG_GROUP}/${EXTENSION_CONFIG_DEPRECATED_VERSION}`
+/** The REST path of the ExtensionConfig collection in the storage version. */
+export const EXTENSION_CONFIG_COLLECTION_PATH = `/apis/${V1BETA2_API_VERSION}/${EXTENSION_CONFIG_PLURAL}`
 export const EXTENSION_CONFIG_API_VERSIONS = [V1BETA2_API_VERSION, V1ALPHA1_API_VERSION] as const
 export type ExtensionConfigApiVersion = typeof EXTENSION_CONFIG_API_VERSIONS[number]
 

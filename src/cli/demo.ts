@@ -7,7 +7,7 @@ import { join, relative, resolve } from 'node:path'
 import { Command } from 'commander'
 import { pino } from 'pino'
 import { stringify } from 'yaml'
-import { INJECT_CA_FROM_SECRET_ANNOTATION } from '../api/constants.js'
+import { INJECT_CA_FROM_SECRET_ANNOTATION, V1BETA2_API_VERSION } from '../api/constants.js'
 import { runController } from '../controller/run.js'
 import { referenceHandlers } from '../reference-extension/index.js'
 import { createExtensionServer } from '../server/server.js'
@@ -57,7 +57,7 @@ async function demo (opts: DemoOptions): Promise<void> {
 
   await writeFile(join(manifests, 'reference-extension.yaml'), [
     stringify({
-      apiVersion: 'runtime.cluster.x-k8s.io/v1beta2',
+      apiVersion: V1BETA2_API_VERSION,
       kind: 'ExtensionConfig',
       metadata: { name: 'reference-extension', annotations: { [INJECT_CA_FROM_SECRET_ANNOTATION]: 'runtime-sdk-demo/reference-extension-ca' } },
       spec: { clientConfig: { url: extensionUrl }, namespaceSelector: {}, settings: { origin: 'runtime-sdk demo' } }

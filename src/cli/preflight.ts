@@ -2,7 +2,7 @@
 // know (they would stop working) or marks deprecated. Run the target release's CLI to check against its catalog.
 import { Command } from 'commander'
 import { request } from 'undici'
-import { EXTENSION_CONFIG_GROUP, EXTENSION_CONFIG_PLURAL, EXTENSION_CONFIG_STORAGE_VERSION } from '../api/constants.js'
+import { EXTENSION_CONFIG_COLLECTION_PATH } from '../api/constants.js'
 import type { ExtensionConfig } from '../api/extension-config.js'
 import { createCatalog } from '../catalog/default.js'
 import type { StatusDocument } from '../controller/http.js'
@@ -25,7 +25,7 @@ async function registered (opts: PreflightOptions): Promise<ExtensionConfig[]> {
   }
   const api = new KubeApi(opts.kubeconfig)
   try {
-    const list = await api.request<{ items: ExtensionConfig[] }>('GET', `/apis/${EXTENSION_CONFIG_GROUP}/${EXTENSION_CONFIG_STORAGE_VERSION}/${EXTENSION_CONFIG_PLURAL}`)
+    const list = await api.request<{ items: ExtensionConfig[] }>('GET', EXTENSION_CONFIG_COLLECTION_PATH)
     return list.items
   } finally {
     await api.close()

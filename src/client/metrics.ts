@@ -55,6 +55,7 @@ export class RuntimeClientMetrics {
   }
 }
 
-function reuse<T> (registry: Registry, name: string, create: () => T): T {
+/** The metric already registered under `name` (a registry shared by several components), else a new one. */
+export function reuse<T> (registry: Registry, name: string, create: () => T): T {
   return (registry.getSingleMetric(name) as T | undefined) ?? create()
 }

@@ -1,7 +1,7 @@
 // ExtensionConfigs from the Kubernetes API: a cached watch of ExtensionConfigs, a metadata-only watch of
 // Secrets (their data is read on demand, never cached), status written through the status subresource with
 // optimistic concurrency.
-import { EXTENSION_CONFIG_GROUP, EXTENSION_CONFIG_PLURAL, EXTENSION_CONFIG_STORAGE_VERSION } from '../api/constants.js'
+import { EXTENSION_CONFIG_COLLECTION_PATH as COLLECTION, V1BETA2_API_VERSION } from '../api/constants.js'
 import type { ExtensionConfig, ExtensionConfigStatus } from '../api/extension-config.js'
 import type { Labels } from '../registry/selector.js'
 import type { KubeApi, KubeObject } from './kube/api.js'
@@ -19,7 +19,6 @@ export interface KubernetesSourceOptions {
   logger?: Logger
 }
 
-const COLLECTION = `/apis/${EXTENSION_CONFIG_GROUP}/${EXTENSION_CONFIG_STORAGE_VERSION}/${EXTENSION_CONFIG_PLURAL}`
 const pathOf = (name: string) => `${COLLECTION}/${encodeURIComponent(name)}`
 const MERGE_PATCH = 'application/merge-patch+json'
 
@@ -90,7 +89,7 @@ export class KubernetesSource implements ExtensionConfigSource {
 
   /** Replaces the whole status (removed conditions disappear), failing with a conflict on a stale object. */
   async updateStatus (ec: ExtensionConfig, status: ExtensionConfigStatus): Promise<ExtensionConfig> {
-    const body = { apiVersion: `${EXTENSION_CONFIG_GROUP}/${EXTENSION_CONFIG_STORAGE_VERSION}`, kind: 'ExtensionConfig', metadata: ec.metadata, spec: ec.spec, status }
+    const body = { apiVersion: V1BETA2_API_VERSION, kind: 'ExtensionConfig', metadata: ec.metadata, spec: ec.spec, status }
     return await this.#api.request<ExtensionConfig>('PUT', `${pathOf(ec.metadata.name)}/status`, { body })
   }
 

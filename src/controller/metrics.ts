@@ -1,11 +1,8 @@
 // Controller metrics under controller-runtime's names (dashboards carry over) plus per-ExtensionConfig gauges.
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client'
+import { reuse } from '../client/metrics.js'
 
 const CONTROLLER = 'extensionconfig'
-
-function reuse<T> (registry: Registry, name: string, create: () => T): T {
-  return (registry.getSingleMetric(name) as T | undefined) ?? create()
-}
 
 export class ControllerMetrics {
   readonly reconcileTotal: Counter<'controller' | 'result'>
