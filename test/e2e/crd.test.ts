@@ -14,6 +14,7 @@ import { createWebhookServer } from '../../src/controller/webhook-server.js'
 import { ec, ruleCases, serviceSpec } from '../helpers/extension-config-rule-cases.js'
 import { silent, tlsFixture } from '../helpers/server.js'
 import { startControlPlane } from './control-plane.js'
+import { waitFor } from '../helpers/wait.js'
 
 const repo = fileURLToPath(new URL('../../', import.meta.url))
 const CRD = 'customresourcedefinition.apiextensions.k8s.io/extensionconfigs.runtime.cluster.x-k8s.io'
@@ -42,12 +43,8 @@ async function getJSON (version: string, name: string): Promise<Record<string, a
   return JSON.parse(res.stdout)
 }
 
-async function until (what: string, check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise(resolve => setTimeout(resolve, 200))
-  }
+const until = async (what: string, check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> => {
+  await waitFor(check, { timeoutMs, intervalMs: 200, message: what })
 }
 
 const v1alpha1Object = {

@@ -16,6 +16,7 @@ import {
   type KubernetesObject
 } from '@kubernetes/client-node'
 import { startControlPlane } from './control-plane.js'
+import { waitFor } from '../helpers/wait.js'
 
 const group = 'harness.e2e.example.com'
 const version = 'v1alpha1'
@@ -71,20 +72,8 @@ const widget = (widgetName: string, spec: Record<string, unknown>) =>
   ({ apiVersion: `${group}/${version}`, kind: 'Widget', metadata: { name: widgetName, namespace }, spec })
 
 /** Polls check() until it returns a value other than undefined. */
-async function until<T> (what: string, check: () => Promise<T | undefined> | T | undefined, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  let last: unknown
-  for (;;) {
-    try {
-      const value = await check()
-      if (value !== undefined) return value
-    } catch (err) {
-      last = err
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`)
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-}
+const until = <T>(what: string, check: () => Promise<T | undefined> | T | undefined, timeoutMs = 30_000): Promise<T> =>
+  waitFor(check, { timeoutMs, intervalMs: 100, message: what })
 
 function apiError (err: unknown): { code: number, message: string } {
   if (!(err instanceof ApiException)) throw err

@@ -8,6 +8,7 @@ import { isAlreadyExists, isConflict, isNotFound, isResourceExpired, type KubeAp
 import { formatMicroTime, LeaderElector, type Lease } from '../../src/controller/kube/leader-election.js'
 import { objectKey, Reflector, type ReflectorErrorInfo } from '../../src/controller/kube/reflector.js'
 import { startControlPlane } from './control-plane.js'
+import { waitFor } from '../helpers/wait.js'
 
 interface ConfigMap extends KubeObject { data?: Record<string, string> }
 interface Secret extends KubeObject { data?: Record<string, string>, type?: string }
@@ -31,15 +32,8 @@ await api.create('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', me
 const configMap = (name: string, data: Record<string, string>): ConfigMap =>
   ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace }, data })
 
-async function until<T> (what: string, check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = await check()
-    if (value !== undefined && value !== false) return value
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-}
+const until = <T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> =>
+  waitFor(check, { timeoutMs, message: what })
 
 // etcd's JSON gateway: what happens to the data while no apiserver is running, and compaction (which
 // the apiserver only does every 5 minutes), so that old resourceVersions really are gone.

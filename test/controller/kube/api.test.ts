@@ -9,6 +9,7 @@ import { KubeApi, KubeApiError, LineSplitter, type WatchEvent } from '../../../s
 import { isAlreadyExists, isConflict, isKubeApiError, isNotFound, isResourceExpired } from '../../../src/controller/kube/errors.js'
 import { createCertificateAuthority } from '../../../src/tls/certificates.js'
 import { kubeConfigOptions, startFakeApiServer, type FakeApiServer, type Obj } from '../../helpers/fake-apiserver.js'
+import { waitFor } from '../../helpers/wait.js'
 
 const CM = '/api/v1/namespaces/default/configmaps'
 const b64 = (s: string) => Buffer.from(s).toString('base64')
@@ -338,10 +339,6 @@ t.test('KubeApiError.fromStatus defaults', async (t) => {
   t.notOk(isKubeApiError(new Error('x')))
 })
 
-async function until (check: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time')
-    await new Promise((resolve) => setTimeout(resolve, 5))
-  }
+const until = async (check: () => boolean, timeoutMs = 5000): Promise<void> => {
+  await waitFor(check, { timeoutMs, intervalMs: 5, message: 'condition' })
 }
