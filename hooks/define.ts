@@ -1,5 +1,5 @@
 // The shape of a hook API definition: what a group version contributes to a catalog.
-import type { Static, TObject } from 'typebox'
+import type { Static, TSchema } from 'typebox'
 
 export interface HookMeta {
   /** summary is a one-line statement of when the hook is called. */
@@ -14,12 +14,19 @@ export interface HookMeta {
   singleton?: boolean
 }
 
-export interface HookDefinition<Req extends TObject = TObject, Res extends TObject = TObject> {
+/**
+ * One version of one hook: its request and response schemas (plain JSON Schema) and what documents it.
+ * `Req` and `Res` are the TypeScript types of the request and response; handlers and the runtime client infer them
+ * from the definition, so `v1alpha1.BeforeClusterUpgrade` is all a caller names.
+ */
+export interface HookDefinition<Req = unknown, Res = unknown> {
   /** hook is the hook name, UpperCamelCase, e.g. BeforeClusterCreate. */
-  hook: string
-  request: Req
-  response: Res
-  meta: HookMeta
+  readonly hook: string
+  readonly request: TSchema
+  readonly response: TSchema
+  readonly meta: HookMeta
+  /** Types only, never set at run time: carries `Req` and `Res` for inference. */
+  readonly '~types'?: { readonly request: Req, readonly response: Res }
 }
 
 /**
@@ -29,8 +36,10 @@ export interface HookDefinition<Req extends TObject = TObject, Res extends TObje
 export interface HookConversion {
   /** to is the newer version this version converts to and from. */
   to: string
-  request: (newer: any) => unknown
-  response: (older: any) => unknown
+  /** request turns a request of version `to` into one of this version. */
+  request (newer: unknown): unknown
+  /** response turns a response of this version into one of version `to`. */
+  response (older: unknown): unknown
 }
 
 export interface HookGroupVersion {
@@ -41,9 +50,15 @@ export interface HookGroupVersion {
   conversions?: Readonly<Record<string, HookConversion>>
 }
 
-export function defineHook<Req extends TObject, Res extends TObject> (def: HookDefinition<Req, Res>): HookDefinition<Req, Res> {
+/**
+ * Defines a hook from its schemas; the request and response types are the schemas' static types
+ * (TypeBox schemas, or generated schemas carrying a named interface).
+ */
+export function defineHook<Req extends TSchema, Res extends TSchema> (def: { hook: string, request: Req, response: Res, meta: HookMeta }): HookDefinition<Static<Req>, Static<Res>> {
   return def
 }
 
-export type RequestOf<H> = H extends HookDefinition<infer Req, TObject> ? Static<Req> : never
-export type ResponseOf<H> = H extends HookDefinition<TObject, infer Res> ? Static<Res> : never
+/** The request type of a hook definition, e.g. `RequestOf<typeof v1alpha1.BeforeClusterUpgrade>`. */
+export type RequestOf<H> = H extends HookDefinition<infer Req, unknown> ? Req : never
+/** The response type of a hook definition. */
+export type ResponseOf<H> = H extends HookDefinition<unknown, infer Res> ? Res : never

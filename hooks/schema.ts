@@ -91,3 +91,9 @@ export function Optional<T extends TSchema> (schema: T) {
 }
 
 export type Infer<T extends TSchema> = Static<T>
+
+/** The property names an object schema declares (none for other schemas). */
+export function schemaProperties (schema: TSchema): string[] {
+  const properties = (schema as { properties?: unknown }).properties
+  return typeof properties === 'object' && properties !== null ? Object.keys(properties) : []
+}

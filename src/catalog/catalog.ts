@@ -2,6 +2,7 @@
 import type { HookConversion, HookDefinition, HookGroupVersion } from '../../hooks/define.js'
 import { apiVersionOf, compareVersions, type GroupVersionHook, groupHookString, gvhString, hookPath, isKubeVersion } from './identity.js'
 import { validate } from './validate.js'
+import { schemaProperties } from '../../hooks/schema.js'
 
 export class CatalogError extends Error {
   override name = 'CatalogError'
@@ -79,6 +80,20 @@ export class Catalog {
     return hook
   }
 
+  /**
+   * The catalog entry of a hook definition: the definition object identifies its group, version and hook. The same
+   * definition loaded through another copy of the module (src and dist, two installs) is found by equal schemas.
+   */
+  of (definition: unknown): CatalogHook | undefined {
+    const all = this.all()
+    const same = all.find(h => h.definition === definition)
+    if (same || typeof definition !== 'object' || definition === null) return same
+    const { hook, request, response } = definition as { hook?: unknown, request?: unknown, response?: unknown }
+    const candidates = all.filter(h => h.gvh.hook === hook &&
+      JSON.stringify(h.definition.request) === JSON.stringify(request) && JSON.stringify(h.definition.response) === JSON.stringify(response))
+    return candidates.length === 1 ? candidates[0] : undefined
+  }
+
   /** Every registered hook version, grouped by group and version in registration order. */
   all (): CatalogHook[] {
     return [...this.#hooks.values()]
@@ -145,7 +160,7 @@ function checkGroupVersion (gv: HookGroupVersion): void {
     if (seen.has(def.hook)) throw new CatalogError(`hook ${def.hook} is defined twice in ${apiVersionOf(gv)}`)
     seen.add(def.hook)
     if ((def.request as { type?: unknown }).type !== 'object' || (def.response as { type?: unknown }).type !== 'object') throw new CatalogError(`hook ${def.hook} in ${apiVersionOf(gv)} must have object request and response schemas`)
-    if (def.response.properties['status'] === undefined) throw new CatalogError(`hook ${def.hook} in ${apiVersionOf(gv)} must have a status field in its response`)
+    if (!schemaProperties(def.response).includes('status')) throw new CatalogError(`hook ${def.hook} in ${apiVersionOf(gv)} must have a status field in its response`)
   }
 }
 
@@ -153,7 +168,7 @@ function describeHook (gvh: GroupVersionHook, definition: HookDefinition, conver
   return {
     gvh,
     definition,
-    blocking: definition.response.properties['retryAfterSeconds'] !== undefined,
+    blocking: schemaProperties(definition.response).includes('retryAfterSeconds'),
     requestKind: `${gvh.hook}Request`,
     responseKind: `${gvh.hook}Response`,
     apiVersion: apiVersionOf(gvh),

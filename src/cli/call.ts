@@ -97,10 +97,10 @@ export function callCommand (io: CliIO = defaultIO): Command {
           }
         }
         client.warmUp(discovered)
-        let result: CallResult<Record<string, unknown>> | undefined
+        let result: CallResult<unknown> | undefined
         let error: RuntimeCallError | undefined
         try {
-          result = await client.callAllExtensions(hook.gvh, object, request, { sequential: opts.sequential ?? false })
+          result = await client.callAllExtensions(hook.definition, object, request, { sequential: opts.sequential ?? false })
         } catch (err) {
           if (!(err instanceof RuntimeCallError)) throw err
           error = err
@@ -111,7 +111,7 @@ export function callCommand (io: CliIO = defaultIO): Command {
         } else {
           io.stdout(table(['HANDLER', 'OUTCOME', 'STATUS', 'RETRY', 'DURATION', 'MESSAGE'], handlers.map(outcomeRow)))
           if (result) {
-            const r = result.response
+            const r = result.response as Record<string, unknown>
             io.stdout(`\n${hook.gvh.hook}: status=${String(r['status'])}` +
               `${r['retryAfterSeconds'] !== undefined ? ` retryAfterSeconds=${String(r['retryAfterSeconds'])}` : ''}` +
               `${r['message'] ? ` message=${JSON.stringify(r['message'])}` : ''}\n`)

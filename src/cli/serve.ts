@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url'
 import { Command } from 'commander'
 import { referenceHandlers } from '../reference-extension/index.js'
 import { createExtensionServer } from '../server/server.js'
-import type { AnyHandlerRegistration } from '../server/types.js'
+import type { ExtensionHandler } from '../server/types.js'
 import type { TLSFileOptions } from '../server/tls.js'
 import { writeLoopbackServingCertificate } from '../tls/certificates.js'
 import { portOption } from './options.js'
@@ -43,11 +43,11 @@ export function serveCommand (): Command {
     .action(async (opts: ServeOptions) => { await serve(opts) })
 }
 
-export async function loadHandlers (module: string): Promise<AnyHandlerRegistration[]> {
+export async function loadHandlers (module: string): Promise<ExtensionHandler[]> {
   const loaded = await import(pathToFileURL(resolve(module)).href) as { default?: unknown, handlers?: unknown }
   const handlers = Array.isArray(loaded.default) ? loaded.default : loaded.handlers
   if (!Array.isArray(handlers)) throw new Error(`${module} must export an array of handler registrations as its default export or as \`handlers\``)
-  return handlers as AnyHandlerRegistration[]
+  return handlers as ExtensionHandler[]
 }
 
 /** Certificates from flags, from --cert-dir, or a fresh self-signed CA and serving certificate for localhost. */

@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto'
 import type { Registry as PromRegistry } from 'prom-client'
 import { request as undiciRequest } from 'undici'
 import type { HookDefinition, RequestOf, ResponseOf } from '../../hooks/define.js'
+import { schemaProperties } from '../../hooks/schema.js'
 import type { ExtensionConfig } from '../api/extension-config.js'
 import type { Catalog, CatalogHook } from '../catalog/catalog.js'
 import { createCatalog, HOOKS_GROUP } from '../catalog/default.js'
@@ -25,9 +26,6 @@ export interface KubeObject {
 
 /** Labels of a namespace; undefined when the namespace does not exist. */
 export type NamespaceLabelsResolver = (namespace: string) => Promise<Labels | undefined> | Labels | undefined
-
-/** A hook: its definition (resolved in the catalog) or its group, version and hook name. */
-export type HookRef = HookDefinition | GroupVersionHook
 
 export interface RuntimeClientOptions {
   /** catalog defaults to createCatalog(). */
@@ -178,7 +176,7 @@ export class RuntimeClient {
   }
 
   /** The registered names of the handlers of a hook (any version) whose namespaceSelector matches the object. */
-  async getAllExtensions (hook: HookRef, forObject: KubeObject): Promise<string[]> {
+  async getAllExtensions (hook: HookDefinition, forObject: KubeObject): Promise<string[]> {
     const entry = this.#hook(hook)
     const registrations = await this.#matching(entry, forObject, new Map())
     return registrations.map(r => r.name)
@@ -188,7 +186,7 @@ export class RuntimeClient {
    * Calls one handler by registered name. Returns the response (up-converted to the hook's version) and the
    * handler's outcome; throws a RuntimeCallError with Cluster API's message otherwise.
    */
-  async callExtension<H extends HookDefinition> (hook: H | GroupVersionHook, forObject: KubeObject, name: string, request: RequestOf<H>,
+  async callExtension<H extends HookDefinition> (hook: H, forObject: KubeObject, name: string, request: RequestOf<H>,
     options: CallOptions = {}): Promise<CallResult<ResponseOf<H>>> {
     const entry = this.#hook(hook)
     const fail = (message: string, handlers: HandlerOutcome[] = []) => new RuntimeCallError(`failed to call extension handler "${name}": ${message}`, handlers)
@@ -220,7 +218,7 @@ export class RuntimeClient {
    * responses: status Success, messages joined with ", ", the lowest non-zero retryAfterSeconds. The first error
    * (in name order) fails the call; handlers after it are cancelled or not called.
    */
-  async callAllExtensions<H extends HookDefinition> (hook: H | GroupVersionHook, forObject: KubeObject, request: RequestOf<H>,
+  async callAllExtensions<H extends HookDefinition> (hook: H, forObject: KubeObject, request: RequestOf<H>,
     options: CallOptions = {}): Promise<CallResult<ResponseOf<H>>> {
     const entry = this.#hook(hook)
     const gh = groupHookString(entry.gvh)
@@ -270,13 +268,10 @@ export class RuntimeClient {
     return { response: aggregate as ResponseOf<H>, handlers: outcomes }
   }
 
-  #hook (hook: HookRef): CatalogHook {
-    if ('request' in hook) {
-      const found = this.catalog.all().find(h => h.definition === hook)
-      if (!found) throw new RuntimeCallError(`hook ${hook.hook} is not registered in catalog "${this.catalog.name}"`)
-      return found
-    }
-    return this.catalog.get(hook)
+  #hook (hook: HookDefinition): CatalogHook {
+    const found = this.catalog.of(hook)
+    if (!found) throw new RuntimeCallError(`hook ${String((hook as { hook?: unknown } | undefined)?.hook)} is not registered in catalog "${this.catalog.name}"`)
+    return found
   }
 
   async #matching (entry: CatalogHook, forObject: KubeObject, namespaces: Map<string, Promise<Labels | undefined>>): Promise<ExtensionRegistration[]> {
@@ -501,7 +496,7 @@ function decodeResponse (catalog: Catalog, hook: CatalogHook, body: Buffer): Rec
   if (typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw new CallingError(`failed to decode response: json: cannot unmarshal ${Array.isArray(parsed) ? 'array' : typeof parsed} into Go value of type ${hook.responseKind}`)
   }
-  const properties = Object.keys(hook.definition.response.properties)
+  const properties = schemaProperties(hook.definition.response)
   const response: Record<string, unknown> = {}
   for (const [key, value] of Object.entries(parsed as Record<string, unknown>)) {
     const target = properties.includes(key) ? key : properties.find(p => p.toLowerCase() === key.toLowerCase()) ?? key

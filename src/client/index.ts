@@ -1,6 +1,6 @@
 export { Backoff, type BackoffOptions } from './backoff.js'
 export {
-  type CallOptions, type CallResult, type HandlerOutcome, type HandlerOutcomeKind, type HookRef, type KubeObject, type NamespaceLabelsResolver,
+  type CallOptions, type CallResult, type HandlerOutcome, type HandlerOutcomeKind, type KubeObject, type NamespaceLabelsResolver,
   RuntimeCallError, RuntimeClient, type RuntimeClientOptions, stableJson
 } from './client.js'
 export { REQUEST_DURATION_BUCKETS, RuntimeClientMetrics } from './metrics.js'

@@ -5,7 +5,7 @@
 // UpdateMachine fakes the update: in progress (retryAfterSeconds > 0) until updateMachineDurationMs passed since
 // the first call for that machine and version, then done; repeated calls are idempotent.
 import { CanUpdateMachine, CanUpdateMachineSet, UpdateMachine } from '../../hooks/v1alpha1/index.js'
-import { defineHandler, HookError, type AnyHandlerRegistration } from '../server/types.js'
+import { defineHandler, HookError, type ExtensionHandler } from '../server/types.js'
 
 export interface InPlaceOptions {
   /** updateMachineDurationMs is how long the fake update of a machine takes (default 10 s). */
@@ -19,7 +19,7 @@ const MAX_TRACKED_UPDATES = 10_000
 const disabled = (settings: Record<string, string> | undefined) => settings?.['disableInPlaceUpdates'] === 'true'
 const mergePatch = (patch: unknown) => ({ patchType: 'JSONMergePatch' as const, patch: Buffer.from(JSON.stringify(patch)).toString('base64') })
 
-export function inPlaceHandlers (options: InPlaceOptions = {}): AnyHandlerRegistration[] {
+export function inPlaceHandlers (options: InPlaceOptions = {}): ExtensionHandler[] {
   const durationMs = options.updateMachineDurationMs ?? 10_000
   const retryAfterSeconds = options.updateMachineRetryAfterSeconds ?? 5
   const updates = new Map<string, number>() // "<namespace>/<name>@<version>" -> start time

@@ -1,6 +1,6 @@
 // The reference Runtime Extension: every hooks.runtime.cluster.x-k8s.io/v1alpha1 hook, with simple, documented
 // behaviour (see each file). Serve it with `runtime-sdk serve`, or pass its handlers to createExtensionServer.
-import type { AnyHandlerRegistration } from '../server/types.js'
+import type { ExtensionHandler } from '../server/types.js'
 import { inPlaceHandlers, type InPlaceOptions } from './in-place.js'
 import { lifecycleHandlers } from './lifecycle.js'
 import { ResponsesFile } from './responses.js'
@@ -12,7 +12,7 @@ export interface ReferenceExtensionOptions extends InPlaceOptions {
   responsesFile?: string
 }
 
-export function referenceHandlers (options: ReferenceExtensionOptions = {}): AnyHandlerRegistration[] {
+export function referenceHandlers (options: ReferenceExtensionOptions = {}): ExtensionHandler[] {
   const responses = options.responsesFile ? new ResponsesFile(options.responsesFile) : undefined
   return [...lifecycleHandlers(responses), ...topologyHandlers(), ...inPlaceHandlers(options), ...upgradePlanHandlers()]
 }

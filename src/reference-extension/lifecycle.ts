@@ -1,11 +1,12 @@
 // Lifecycle hooks of the reference extension: each answers what the responses file says for its hook,
 // by default Success (and retryAfterSeconds 0, i.e. not blocking).
 import type { HookDefinition } from '../../hooks/define.js'
+import { schemaProperties } from '../../hooks/schema.js'
 import {
   AfterClusterUpgrade, AfterControlPlaneInitialized, AfterControlPlaneUpgrade, AfterWorkersUpgrade, BeforeClusterCreate,
   BeforeClusterDelete, BeforeClusterUpgrade, BeforeControlPlaneUpgrade, BeforeWorkersUpgrade
 } from '../../hooks/v1alpha1/index.js'
-import { HookError, type AnyHandlerRegistration } from '../server/types.js'
+import { HookError, type ExtensionHandler } from '../server/types.js'
 import type { ResponsesFile } from './responses.js'
 
 export const LIFECYCLE_HOOKS: readonly HookDefinition[] = [
@@ -18,9 +19,9 @@ export function kebabName (hook: string): string {
   return hook.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase()
 }
 
-export function lifecycleHandlers (responses: ResponsesFile | undefined): AnyHandlerRegistration[] {
+export function lifecycleHandlers (responses: ResponsesFile | undefined): ExtensionHandler[] {
   return LIFECYCLE_HOOKS.map(hook => {
-    const blocking = hook.response.properties['retryAfterSeconds'] !== undefined
+    const blocking = schemaProperties(hook.response).includes('retryAfterSeconds')
     return {
       hook,
       name: kebabName(hook.hook),

@@ -5,7 +5,7 @@
 // - ValidateTopology rejects a topology where the variable is set but not a non-empty string, or where a
 //   variable named in the setting requiredVariables (comma separated) is missing.
 import { DiscoverVariables, GeneratePatches, ValidateTopology } from '../../hooks/v1alpha1/index.js'
-import { defineHandler, HookError, type AnyHandlerRegistration } from '../server/types.js'
+import { defineHandler, HookError, type ExtensionHandler } from '../server/types.js'
 
 export const VARIABLE = 'referenceAnnotation'
 export const ANNOTATION = 'runtime-sdk.x-k8s.io/patched-by'
@@ -78,6 +78,6 @@ const discoverVariables = defineHandler({
   })
 })
 
-export function topologyHandlers (): AnyHandlerRegistration[] {
+export function topologyHandlers (): ExtensionHandler[] {
   return [generatePatches, validateTopology, discoverVariables]
 }

@@ -2,7 +2,7 @@
 // current version (excluded) and the target (included): v1.<minor>.0 for the minors in between, then the
 // target itself. No workers plan: Cluster API then computes the fewest worker steps the skew policy allows.
 import { GenerateUpgradePlan } from '../../hooks/v1alpha1/index.js'
-import { defineHandler, HookError, type AnyHandlerRegistration } from '../server/types.js'
+import { defineHandler, HookError, type ExtensionHandler } from '../server/types.js'
 
 const SEMVER = /^v?(\d+)\.(\d+)\.(\d+)(?:[-+].*)?$/
 
@@ -24,7 +24,7 @@ export function planUpgrade (from: string, to: string): string[] {
   return steps
 }
 
-export function upgradePlanHandlers (): AnyHandlerRegistration[] {
+export function upgradePlanHandlers (): ExtensionHandler[] {
   return [defineHandler({
     hook: GenerateUpgradePlan,
     name: 'generate-upgrade-plan',

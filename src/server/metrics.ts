@@ -9,8 +9,8 @@ export interface ServerMetrics {
   observe: (labels: { hook: string, handler: string }, status: string, seconds: number, reason?: FailureReason) => void
 }
 
-export function createMetrics (options: { defaultMetrics?: boolean, prefix?: string } = {}): ServerMetrics {
-  const registry = new Registry()
+export function createMetrics (options: { defaultMetrics?: boolean, prefix?: string, registry?: Registry } = {}): ServerMetrics {
+  const registry = options.registry ?? new Registry()
   const prefix = options.prefix ?? 'runtime_sdk_extension_'
   if (options.defaultMetrics) collectDefaultMetrics({ register: registry })
   const requests = new Counter({

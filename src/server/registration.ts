@@ -1,31 +1,20 @@
 // Checking handler registrations up front, so that an extension never announces handlers Cluster API rejects.
 import type { Catalog, CatalogHook } from '../catalog/catalog.js'
 import { defaultHandler, handlerErrors, type AnnouncedHandler } from '../catalog/handlers.js'
-import type { AnyHandlerRegistration } from './types.js'
+import type { ExtensionHandler } from './types.js'
 
 export class RegistrationError extends Error {
   override name = 'RegistrationError'
+  readonly code = 'ERR_RUNTIME_SDK_REGISTRATION'
 }
 
 /** A checked registration with everything the server needs to route and announce it. */
 export interface ResolvedHandler {
-  registration: AnyHandlerRegistration
+  handler: ExtensionHandler
   hook: CatalogHook
-  /** name is the registered name ('' for the built-in Discovery handler). */
   name: string
   path: string
-  announced?: AnnouncedHandler
-}
-
-/** Finds the catalog entry of a hook definition: the definition object identifies its group, version and hook. */
-export function catalogHookOf (catalog: Catalog, definition: unknown): CatalogHook | undefined {
-  const same = catalog.all().find(h => h.definition === definition)
-  if (same || typeof definition !== 'object' || definition === null) return same
-  // The same definition loaded through another copy of the module (src and dist, two installs): equal schemas.
-  const { hook, request, response } = definition as { hook?: unknown, request?: unknown, response?: unknown }
-  const candidates = catalog.all().filter(h => h.gvh.hook === hook &&
-    JSON.stringify(h.definition.request) === JSON.stringify(request) && JSON.stringify(h.definition.response) === JSON.stringify(response))
-  return candidates.length === 1 ? candidates[0] : undefined
+  announced: AnnouncedHandler
 }
 
 /**
@@ -33,8 +22,8 @@ export function catalogHookOf (catalog: Catalog, definition: unknown): CatalogHo
  * rejects the whole Discovery response otherwise), timeouts 0..30, policies Fail or Ignore, hooks in the catalog,
  * and nobody registers Discovery, which the server answers itself. All problems are reported in one error.
  */
-export function resolveHandlers (catalog: Catalog, registrations: readonly AnyHandlerRegistration[]): ResolvedHandler[] {
-  if (!Array.isArray(registrations)) throw new RegistrationError('handlers must be an array of handler registrations')
+export function resolveHandlers (catalog: Catalog, registrations: readonly ExtensionHandler[]): ResolvedHandler[] {
+  if (!Array.isArray(registrations)) throw new RegistrationError('handlers must be an array of extension handlers')
   const errors: string[] = []
   const seen = new Set<string>()
   const resolved: ResolvedHandler[] = []
@@ -45,7 +34,7 @@ export function resolveHandlers (catalog: Catalog, registrations: readonly AnyHa
     if (typeof registration?.name !== 'string') errors.push(`${label}: name must be a string`)
     if (typeof registration?.handler !== 'function') errors.push(`${label}: handler must be a function`)
     const hookName = (registration?.hook as { hook?: unknown } | undefined)?.hook
-    const hook = catalogHookOf(catalog, registration?.hook)
+    const hook = catalog.of(registration?.hook)
     if (!hook) {
       errors.push(`${label}: hook ${typeof hookName === 'string' ? hookName : '<missing>'} is not a hook definition of catalog "${catalog.name}" (add its group version to the catalog)`)
     } else if (hook.definition.meta.singleton) {
@@ -62,7 +51,7 @@ export function resolveHandlers (catalog: Catalog, registrations: readonly AnyHa
       }
       const problems = handlerErrors(catalog, defaultHandler(announced))
       errors.push(...problems.map(p => `${label}: ${p}`))
-      if (errors.length === before) resolved.push({ registration, hook, name, path: catalog.path(hook.gvh, name), announced })
+      if (errors.length === before) resolved.push({ handler: registration, hook, name, path: catalog.path(hook.gvh, name), announced })
     }
   }
   if (errors.length > 0) throw new RegistrationError(`invalid handler registrations:\n  ${errors.join('\n  ')}`)

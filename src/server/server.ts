@@ -7,23 +7,19 @@ import type { AddressInfo } from 'node:net'
 import type { SecureContextOptions } from 'node:tls'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import { type Bindings, type ChildLoggerOptions, pino, type Logger } from 'pino'
 import type { Registry } from 'prom-client'
 import type { Catalog } from '../catalog/catalog.js'
-import { createCatalog } from '../catalog/default.js'
-import { MAX_BODY_BYTES, type AnnouncedHandler } from '../catalog/handlers.js'
+import type { AnnouncedHandler } from '../catalog/handlers.js'
 import { buildOpenAPIDocument, OPENAPI_VERSION, type OpenAPIDocument } from '../catalog/openapi.js'
-import { GROUP, VERSION } from '../../hooks/v1alpha1/common.js'
-import { installBodyParser, type RawBody } from './body.js'
-import { callHook, type HookRoute } from './call.js'
-import { Deadlines } from './deadlines.js'
+import type { HookDefinition } from '../../hooks/define.js'
 import { HttpError, sendError } from './http-errors.js'
 import { lazyChildLogger } from './lazy-logger.js'
 import { createMetrics } from './metrics.js'
-import { RegistrationError, resolveHandlers } from './registration.js'
+import { mountHookRoutes, prepareExtension, type RuntimeExtensionOptions } from './plugin.js'
+import { RegistrationError } from './registration.js'
 import { httpsOptions, watchCertificates, type TLSFileOptions } from './tls.js'
-import type { AnyHandlerRegistration } from './types.js'
 
 /** Connection limits, so that a slow or idle client cannot hold the server (anchors §6.2). */
 export interface ConnectionLimits {
@@ -39,14 +35,7 @@ export interface ConnectionLimits {
 
 export const DEFAULT_LIMITS: ConnectionLimits = { requestTimeoutMs: 60_000, headersTimeoutMs: 10_000, keepAliveTimeoutMs: 95_000, connectionTimeoutMs: 65_000 }
 
-/** The default safety margin between a handler's deadline and the caller's timeout. */
-export const DEFAULT_DEADLINE_MARGIN_MS = 500
-
-export interface ExtensionServerOptions {
-  /** handlers are the extension's handlers; Discovery is answered from them. */
-  handlers: readonly AnyHandlerRegistration[]
-  /** catalog holds the hooks the handlers implement (default: createCatalog(), Cluster API's hooks). */
-  catalog?: Catalog
+export interface ExtensionServerOptions<T extends readonly HookDefinition[] = readonly HookDefinition[]> extends Omit<RuntimeExtensionOptions<T>, 'metrics'> {
   /** tls serves HTTPS from certificate files, re-read when they change. Required unless insecureHttp. */
   tls?: TLSFileOptions
   /** insecureHttp serves plain HTTP; Cluster API calls extensions over HTTPS only, so use it behind a TLS proxy or in tests. */
@@ -56,8 +45,6 @@ export interface ExtensionServerOptions {
   /** logger is a pino logger; by default JSON to stdout at logLevel. */
   logger?: Logger
   logLevel?: string
-  /** deadlineMarginMs is subtracted from the caller's timeout to get the handler's deadline (default 500). */
-  deadlineMarginMs?: number
   limits?: Partial<ConnectionLimits>
   /** docs serves /openapi.json and a browsable UI at /docs (default true). */
   docs?: boolean
@@ -91,32 +78,15 @@ export interface ExtensionServer {
   inject: FastifyInstance['inject']
 }
 
-const NOT_ALLOWED = ['GET', 'HEAD', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'] as const
-
-export function createExtensionServer (options: ExtensionServerOptions): ExtensionServer {
-  const catalog = options.catalog ?? createCatalog()
+export function createExtensionServer<const T extends readonly HookDefinition[]> (options: ExtensionServerOptions<T>): ExtensionServer {
   if (options.tls && options.insecureHttp) throw new RegistrationError('pass either tls or insecureHttp, not both')
   if (!options.tls && !options.insecureHttp) throw new RegistrationError('TLS is required: pass tls { certFile, keyFile } (or insecureHttp: true to serve plain HTTP on purpose)')
-  const resolved = resolveHandlers(catalog, options.handlers)
-  const discoveryHook = catalog.find({ group: GROUP, version: VERSION, hook: 'Discovery' })
-  if (!discoveryHook) throw new RegistrationError(`catalog "${catalog.name}" has no ${GROUP}/${VERSION} Discovery hook; start from createCatalog()`)
-
+  const extension = prepareExtension(options.handlers, options.catalog)
+  const { catalog, discovery } = extension
   const prefix = normalizePrefix(options.pathPrefix)
-  const discovery = { status: 'Success' as const, handlers: resolved.map(r => r.announced as AnnouncedHandler) }
-  const routes: Array<HookRoute & { path: string }> = [
-    { hook: discoveryHook, name: '', path: prefixed(prefix, catalog.path(discoveryHook.gvh)), invoke: () => structuredClone(discovery) },
-    ...resolved.map(r => ({
-      hook: r.hook,
-      name: r.name,
-      path: prefixed(prefix, r.path),
-      ...(r.registration.timeoutSeconds !== undefined ? { timeoutSeconds: r.registration.timeoutSeconds } : {}),
-      invoke: r.registration.handler as HookRoute['invoke']
-    }))
-  ]
 
   const logger = options.logger ?? pino({ level: options.logLevel ?? 'info' })
   const limits = { ...DEFAULT_LIMITS, ...options.limits }
-  const marginMs = options.deadlineMarginMs ?? DEFAULT_DEADLINE_MARGIN_MS
   // Node checks headersTimeout/requestTimeout only every connectionsCheckingInterval (30 s by default).
   const nodeServerOptions = { connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs), headersTimeout: limits.headersTimeoutMs }
   const app = Fastify({
@@ -150,33 +120,8 @@ export function createExtensionServer (options: ExtensionServerOptions): Extensi
     done(null, payload)
   })
 
-  // Hook routes: one POST per handler, in a scope whose only body parser reads JSON up to 20 MiB.
-  const deadlines = new Deadlines()
-  app.register(async (scope) => {
-    installBodyParser(scope, MAX_BODY_BYTES, 4 * MAX_BODY_BYTES)
-    for (const route of routes) {
-      const labels = { hook: route.hook.gvh.hook, handler: route.name }
-      const bindings = { ...labels, apiVersion: route.hook.apiVersion }
-      scope.post(route.path, async (request: FastifyRequest<{ Querystring: { timeout?: string } }>, reply: FastifyReply) => {
-        const started = process.hrtime.bigint()
-        const log = lazyChildLogger(request.log as unknown as Logger, bindings)
-        const outcome = await callHook(route, request.body as RawBody | undefined, request.query.timeout, { catalog, log, requestId: request.id, marginMs, deadlines })
-        metrics.observe(labels, outcome.status, Number(process.hrtime.bigint() - started) / 1e9, outcome.reason)
-        return reply.code(200).type('application/json').send(JSON.stringify(outcome.body))
-      })
-      scope.route({
-        method: [...NOT_ALLOWED],
-        url: route.path,
-        exposeHeadRoute: false,
-        onRequest: async (request, reply) => {
-          reply.header('allow', 'POST')
-          sendError(new HttpError(405, 'MethodNotAllowed', `${request.method} is not allowed on ${route.path}: hooks are called with POST`), request, reply)
-          return reply
-        },
-        handler: async () => undefined
-      })
-    }
-  })
+  // Hook routes: the plugin's routes, in a scope whose only body parser reads JSON up to 20 MiB.
+  app.register(async (scope) => mountHookRoutes(scope, extension, { ...(options.deadlineMarginMs !== undefined ? { deadlineMarginMs: options.deadlineMarginMs } : {}), metrics }), { prefix })
 
   // Operations routes.
   app.get('/healthz', async () => ({ status: 'ok' }))
@@ -195,7 +140,7 @@ export function createExtensionServer (options: ExtensionServerOptions): Extensi
     app,
     catalog,
     discovery,
-    routes: routes.map(r => ({ path: r.path, hook: r.hook.gvh.hook, apiVersion: r.hook.apiVersion, name: r.name })),
+    routes: extension.routes.map(r => ({ path: `${prefix}${r.path}`, hook: r.hook.gvh.hook, apiVersion: r.hook.apiVersion, name: r.name })),
     metrics: metrics.registry,
     openapi,
     inject: app.inject.bind(app) as FastifyInstance['inject'],
@@ -224,8 +169,4 @@ function normalizePrefix (prefix: string | undefined): string {
   if (!prefix) return ''
   const cleaned = posix.normalize(`/${prefix}`).replace(/\/+$/, '')
   return cleaned === '/' ? '' : cleaned
-}
-
-function prefixed (prefix: string, path: string): string {
-  return `${prefix}${path}`
 }

@@ -1,13 +1,13 @@
-// The public types of the extension server SDK: handler registrations and the context a handler runs in.
+// The public types of the extension server SDK: the handlers an extension declares and the context they run in.
 import type { Logger } from 'pino'
-import type { HookDefinition, RequestOf, ResponseOf } from '../../hooks/define.js'
+import type { HookDefinition } from '../../hooks/define.js'
 import type { FailurePolicy } from '../catalog/handlers.js'
 
-/** What a handler returns: the hook's response; kind, apiVersion and retryAfterSeconds (0) are filled in when absent. */
-export type HandlerResult<H> = AllowReadonly<Omit<ResponseOf<H>, 'kind' | 'apiVersion' | 'retryAfterSeconds'> & { kind?: string, apiVersion?: string, retryAfterSeconds?: number }>
-
-/** The server only reads what a handler returns, so readonly arrays (e.g. from `as const`) are fine. */
-type AllowReadonly<T> = T extends ReadonlyArray<infer U> ? ReadonlyArray<AllowReadonly<U>> : T extends object ? { [K in keyof T]: AllowReadonly<T[K]> } : T
+/**
+ * What a handler returns: the hook's response. `retryAfterSeconds` may be left out (0); `kind` and `apiVersion`
+ * are filled in by the server.
+ */
+export type HandlerResult<Res> = Res extends { retryAfterSeconds: number } ? Omit<Res, 'retryAfterSeconds'> & { retryAfterSeconds?: number } : Res
 
 /** Everything a handler gets besides the request. */
 export interface HandlerContext {
@@ -23,11 +23,30 @@ export interface HandlerContext {
   name: string
 }
 
-export type HandlerFunction<H extends HookDefinition> = (request: RequestOf<H>, ctx: HandlerContext) => HandlerResult<H> | Promise<HandlerResult<H>>
+/** What every hook response has: how TypeScript keeps `'Success'` a literal before it knows the hook. */
+interface AnyResponse { status: 'Success' | 'Failure' }
 
-/** One handler of an extension: the hook it implements, its name (a DNS-1123 label) and the function. */
-export interface HandlerRegistration<H extends HookDefinition = HookDefinition> {
-  /** hook is a hook definition registered in the server's catalog, e.g. v1alpha1.BeforeClusterCreate. */
+/**
+ * The function of a handler of any hook (ExtensionHandler without a hook type). Declared as a method so that it is
+ * checked bivariantly: every typed handler function is one.
+ */
+type AnyHandlerFunction = { handler (request: unknown, ctx: HandlerContext): AnyResponse | Promise<AnyResponse> }['handler']
+
+/**
+ * The function implementing a hook: the request and result types come from the hook definition.
+ * (A conditional type on purpose: TypeScript then types an inline handler from the `hook` next to it, literals included.)
+ */
+export type HandlerFunction<H extends HookDefinition> = H extends HookDefinition<infer Req, infer Res extends AnyResponse>
+  ? (request: Req, ctx: HandlerContext) => HandlerResult<Res> | Promise<HandlerResult<Res>>
+  : AnyHandlerFunction
+
+/**
+ * One handler of an extension (Cluster API's ExtensionHandler): the hook it implements, its name (a DNS-1123
+ * label, unique within the extension), the function, and what Discovery announces about it. `ExtensionHandler`
+ * without a hook type is a handler of any hook, as a list built at run time holds it: every `ExtensionHandler<H>` is one.
+ */
+export interface ExtensionHandler<H extends HookDefinition = HookDefinition> {
+  /** hook is a hook definition of the server's catalog, e.g. v1alpha1.BeforeClusterCreate; it types the handler. */
   hook: H
   /** name is a DNS-1123 label, unique within the extension; it is the last segment of the handler's path. */
   name: string
@@ -38,23 +57,12 @@ export interface HandlerRegistration<H extends HookDefinition = HookDefinition> 
   failurePolicy?: FailurePolicy
 }
 
-/** A registration of any hook, for lists mixing hooks (and for hooks typed by hand, e.g. from your own group). */
-export interface AnyHandlerRegistration {
-  hook: HookDefinition
-  name: string
-  handler: (request: any, ctx: HandlerContext) => unknown
-  timeoutSeconds?: number
-  failurePolicy?: FailurePolicy
-}
+/** A list of handlers, each typed by its own hook: what `handlers` options take. */
+export type ExtensionHandlers<T extends readonly HookDefinition[]> = { readonly [I in keyof T]: ExtensionHandler<T[I]> }
 
-/**
- * Declares a handler with full typing of request and response (an identity function, like defineHook).
- * The result type is a `const` type parameter so that `{ status: 'Success' }` keeps its literal type.
- */
-export function defineHandler<H extends HookDefinition, const R extends HandlerResult<H>> (
-  registration: Omit<HandlerRegistration<H>, 'handler'> & { handler: (request: RequestOf<H>, ctx: HandlerContext) => R | Promise<R> }
-): HandlerRegistration<H> {
-  return registration as HandlerRegistration<H>
+/** Declares one handler with its request and result typed from `hook` (an identity function). */
+export function defineHandler<H extends HookDefinition> (handler: ExtensionHandler<H>): ExtensionHandler<H> {
+  return handler
 }
 
 /**
@@ -64,4 +72,5 @@ export function defineHandler<H extends HookDefinition, const R extends HandlerR
  */
 export class HookError extends Error {
   override name = 'HookError'
+  readonly code = 'ERR_RUNTIME_SDK_HOOK'
 }

@@ -1,5 +1,6 @@
 import fc from 'fast-check'
 import t from 'tap'
+import { schemaProperties } from '../../hooks/schema.js'
 import { createCatalog } from '../../src/catalog/index.js'
 import { TEST_GROUP, testGroupVersions } from '../helpers/test-hooks.js'
 
@@ -22,7 +23,7 @@ const latestRequest = fc.record({ settings, cluster, ...shared, third: text, fou
 const oldestResponse = fc.record({ status: fc.constantFrom('Success', 'Failure'), message: text, ...shared }, { requiredKeys: ['status', 'first', 'second'] })
 
 const sharedKeys = (version: string, side: 'request' | 'response') =>
-  Object.keys(catalog.get(gvh(version)).definition[side].properties).filter(k => k !== 'kind' && k !== 'apiVersion')
+  schemaProperties(catalog.get(gvh(version)).definition[side]).filter(k => k !== 'kind' && k !== 'apiVersion')
 
 t.test('down-converting a request keeps every field the older version shares, through any number of versions', async t => {
   for (const target of ['v1alpha2', 'v1alpha1']) {

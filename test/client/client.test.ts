@@ -114,7 +114,7 @@ t.test('version conversion: a v1alpha1 handler gets a down-converted request and
   const mid = ext.requests.find(r => r.path.endsWith('/mid'))
   t.same(mid?.body, { kind: 'FakeHookRequest', apiVersion: `${TEST_GROUP}/v1alpha2`, cluster, first: 1, second: 'one', third: 'three' }, 'v1alpha2 keeps third')
   t.same(all.handlers.map(h => h.name), ['mid.ext', 'old.ext'], 'ordered by name')
-  t.equal(all.response.message, 'old')
+  t.equal((all.response as { message?: string }).message, 'old')
   t.same(request, { cluster, first: 1, second: 'one', third: 'three', fourth: true }, 'the caller\'s request is not modified')
   await t.rejects(client.callExtension(BeforeClusterCreate, cluster, 'old.ext', { cluster }), {
     message: 'failed to call extension handler "old.ext": handler does not match GroupHook "BeforeClusterCreate.hooks.runtime.cluster.x-k8s.io"'
@@ -436,7 +436,7 @@ t.test('an unready registry and an unknown hook are errors', async t => {
     message: 'failed to call extension handlers for hook "BeforeClusterCreate.hooks.runtime.cluster.x-k8s.io": invalid operation: List cannot be called on a registry which has not been warmed up'
   })
   t.equal(client.isReady(), false)
-  await t.rejects(client.callAllExtensions({ group: 'x.io', version: 'v1', hook: 'Nope' }, cluster, {}), /is not registered in catalog/)
+  await t.rejects(client.callAllExtensions({ group: 'x.io', version: 'v1', hook: 'Nope' } as never, cluster, {} as never), /is not registered in catalog/)
   await t.rejects(client.callAllExtensions(BeforeClusterCreate, cluster, { cluster: 'nope' } as never), {
     message: /^failed to call extension handlers for hook "BeforeClusterCreate.hooks.runtime.cluster.x-k8s.io": request object is invalid for hook: cluster/
   })

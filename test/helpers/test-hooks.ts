@@ -43,14 +43,14 @@ export const testV1alpha1: HookGroupVersion = {
   group: TEST_GROUP,
   version: 'v1alpha1',
   hooks: [fakeHook('v1alpha1'), RetryableFakeHook],
-  conversions: { FakeHook: { to: 'v1alpha2', request: (r) => without(r, 'third'), response: (r) => ({ ...r }) } }
+  conversions: { FakeHook: { to: 'v1alpha2', request: (r) => without(r as Record<string, unknown>, 'third'), response: (r) => ({ ...r as object }) } }
 }
 
 export const testV1alpha2: HookGroupVersion = {
   group: TEST_GROUP,
   version: 'v1alpha2',
   hooks: [fakeHook('v1alpha2')],
-  conversions: { FakeHook: { to: 'v1alpha3', request: (r) => without(r, 'fourth'), response: (r) => ({ ...r }) } }
+  conversions: { FakeHook: { to: 'v1alpha3', request: (r) => without(r as Record<string, unknown>, 'fourth'), response: (r) => ({ ...r as object }) } }
 }
 
 export const testV1alpha3: HookGroupVersion = { group: TEST_GROUP, version: 'v1alpha3', hooks: [fakeHook('v1alpha3')] }

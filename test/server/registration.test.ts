@@ -2,18 +2,18 @@
 import t from 'tap'
 import { Catalog } from '../../src/catalog/catalog.js'
 import { createCatalog } from '../../src/catalog/default.js'
-import { createExtensionServer, parseGoDuration, RegistrationError, type AnyHandlerRegistration } from '../../src/server/index.js'
+import { createExtensionServer, parseGoDuration, RegistrationError, type ExtensionHandler } from '../../src/server/index.js'
 import { handlerBudgetMs } from '../../src/server/call.js'
 import { isJsonContentType } from '../../src/server/body.js'
 import { BeforeClusterCreate, Discovery, GeneratePatches } from '../../hooks/v1alpha1/index.js'
 import { testGroupVersions } from '../helpers/test-hooks.js'
 import { API, silent } from '../helpers/server.js'
 
-const ok = () => ({ status: 'Success' })
-const create = (handlers: AnyHandlerRegistration[], catalog?: Catalog) => createExtensionServer({ handlers, insecureHttp: true, logger: silent, ...(catalog ? { catalog } : {}) })
+const ok = () => ({ status: 'Success' as const })
+const create = (handlers: ExtensionHandler[], catalog?: Catalog) => createExtensionServer({ handlers, insecureHttp: true, logger: silent, ...(catalog ? { catalog } : {}) })
 
 t.test('registration errors are thrown up front, all at once, naming the handler', async (t) => {
-  const cases: Array<[string, AnyHandlerRegistration[], RegExp]> = [
+  const cases: Array<[string, ExtensionHandler[], RegExp]> = [
     ['bad name', [{ hook: BeforeClusterCreate, name: 'Before_Create', handler: ok }], /handler "Before_Create": handler name Before_Create is not valid: \[a lowercase RFC 1123 label/],
     ['long name', [{ hook: BeforeClusterCreate, name: 'a'.repeat(64), handler: ok }], /must be no more than 63 characters/],
     ['duplicate across hooks', [{ hook: BeforeClusterCreate, name: 'x', handler: ok }, { hook: GeneratePatches, name: 'x', handler: ok }], /handler "x": duplicate name; handler names must be unique across the extension/],
@@ -70,7 +70,7 @@ t.test('the path prefix goes in front of every hook path, not the operations rou
 })
 
 t.test('a handler returning nothing, or a broken discovery request', async (t) => {
-  const server = create([{ hook: BeforeClusterCreate, name: 'x', handler: () => undefined }])
+  const server = create([{ hook: BeforeClusterCreate, name: 'x', handler: () => undefined as never }])
   const reply = await server.inject({ method: 'POST', url: `/${API}/beforeclustercreate/x`, payload: '{"cluster":{}}' })
   t.same(reply.json(), { kind: 'BeforeClusterCreateResponse', apiVersion: API, status: 'Failure', message: 'handler "x" returned an invalid response: (root): must be an object', retryAfterSeconds: 0 })
   const discovery = await server.inject({ method: 'POST', url: `/${API}/discovery`, payload: '{"kind":"Nope"}' })

@@ -29,7 +29,7 @@ const handlers = [
     }
   }),
   defineHandler({ hook: GeneratePatches, name: 'no-items', handler: () => ({ status: 'Success', items: [] }) }),
-  { hook: fakeV2, name: 'fake', handler: (request: { first: number, second: string }) => ({ status: 'Success', first: request.first + 1, second: request.second.toUpperCase() }) }
+  { hook: fakeV2, name: 'fake', handler: (request: { first: number, second: string }) => ({ status: 'Success' as const, first: request.first + 1, second: request.second.toUpperCase() }) }
 ]
 
 const tls = await tlsFixture(t.testdir())

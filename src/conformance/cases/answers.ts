@@ -1,5 +1,6 @@
 // What handlers answer: a schema-valid response to a realistic request, with or without a Content-Type header,
 // and a Failure (not an HTTP error) to input they cannot read.
+import { schemaProperties } from '../../../hooks/schema.js'
 import { answerProblem, describeStatus, fail, type HandlerContext, type Outcome, pass } from '../context.js'
 import type { Exchange } from '../http.js'
 
@@ -30,7 +31,7 @@ export async function contentTypeOptional (ctx: HandlerContext): Promise<Outcome
 function malformedBodies (ctx: HandlerContext): Array<[string, string]> {
   const text = JSON.stringify(ctx.request)
   const bodies: Array<[string, string]> = [['truncated JSON', text.slice(0, Math.max(1, Math.floor(text.length / 2)))]]
-  if ('settings' in ctx.hook.definition.request.properties) bodies.push(['settings of the wrong type', JSON.stringify({ ...ctx.request, settings: 42 })])
+  if (schemaProperties(ctx.hook.definition.request).includes('settings')) bodies.push(['settings of the wrong type', JSON.stringify({ ...ctx.request, settings: 42 })])
   return bodies
 }
 

@@ -1,0 +1,112 @@
+// runtimeExtension: the hooks of an extension as a fastify plugin. `app.register(runtimeExtension, { handlers })`
+// mounts Discovery and one POST route per handler, under the register `prefix`, in an encapsulated scope: the
+// hooks' body parser (JSON whatever the Content-Type, 20 MiB) applies to them only, never to the app's routes.
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
+import type { Logger } from 'pino'
+import type { Registry } from 'prom-client'
+import type { HookDefinition } from '../../hooks/define.js'
+import { GROUP, VERSION } from '../../hooks/v1alpha1/common.js'
+import type { Catalog } from '../catalog/catalog.js'
+import { createCatalog } from '../catalog/default.js'
+import { MAX_BODY_BYTES, type AnnouncedHandler } from '../catalog/handlers.js'
+import { installBodyParser, type RawBody } from './body.js'
+import { callHook, type HookRoute } from './call.js'
+import { Deadlines } from './deadlines.js'
+import { HttpError, sendError } from './http-errors.js'
+import { lazyChildLogger } from './lazy-logger.js'
+import { createMetrics, type ServerMetrics } from './metrics.js'
+import { RegistrationError, resolveHandlers } from './registration.js'
+import type { ExtensionHandler, ExtensionHandlers } from './types.js'
+
+/** The default safety margin between a handler's deadline and the caller's timeout. */
+export const DEFAULT_DEADLINE_MARGIN_MS = 500
+
+export interface RuntimeExtensionOptions<T extends readonly HookDefinition[] = readonly HookDefinition[]> {
+  /** handlers are the extension's handlers, each typed by its hook; Discovery is answered from them. */
+  handlers: ExtensionHandlers<T>
+  /** catalog holds the hooks the handlers implement (default: createCatalog(), Cluster API's hooks). */
+  catalog?: Catalog
+  /** deadlineMarginMs is subtracted from the caller's timeout to get the handler's deadline (default 500). */
+  deadlineMarginMs?: number
+  /** metrics receives the runtime_sdk_extension_* metrics (default: a registry of the plugin's own). */
+  metrics?: Registry
+}
+
+/** What an extension serves, checked and ready to mount: the result of checking handlers against the catalog. */
+export interface PreparedExtension {
+  readonly catalog: Catalog
+  /** discovery is the Discovery response the extension answers with. */
+  readonly discovery: { status: 'Success', handlers: AnnouncedHandler[] }
+  /** routes are the hook routes, Discovery first; paths are relative to the mount point. */
+  readonly routes: ReadonlyArray<HookRoute & { path: string }>
+}
+
+const NOT_ALLOWED = ['GET', 'HEAD', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'] as const
+
+/** Checks the handlers against the catalog (names, timeouts, policies, known hooks) and builds the routes. */
+export function prepareExtension (handlers: readonly ExtensionHandler[], catalog: Catalog = createCatalog()): PreparedExtension {
+  const resolved = resolveHandlers(catalog, handlers)
+  const discoveryHook = catalog.find({ group: GROUP, version: VERSION, hook: 'Discovery' })
+  if (!discoveryHook) throw new RegistrationError(`catalog "${catalog.name}" has no ${GROUP}/${VERSION} Discovery hook; start from createCatalog()`)
+  const discovery = { status: 'Success' as const, handlers: resolved.map(r => r.announced) }
+  return {
+    catalog,
+    discovery,
+    routes: [
+      { hook: discoveryHook, name: '', path: catalog.path(discoveryHook.gvh), invoke: () => structuredClone(discovery) },
+      ...resolved.map(r => ({
+        hook: r.hook,
+        name: r.name,
+        path: r.path,
+        ...(r.handler.timeoutSeconds !== undefined ? { timeoutSeconds: r.handler.timeoutSeconds } : {}),
+        invoke: r.handler.handler as HookRoute['invoke']
+      }))
+    ]
+  }
+}
+
+/** Mounts prepared hook routes on a fastify scope (one the caller owns: the body parser replaces the scope's). */
+export function mountHookRoutes (scope: FastifyInstance, extension: PreparedExtension, options: { deadlineMarginMs?: number, metrics: ServerMetrics }): void {
+  const { catalog } = extension
+  const marginMs = options.deadlineMarginMs ?? DEFAULT_DEADLINE_MARGIN_MS
+  const deadlines = new Deadlines()
+  installBodyParser(scope, MAX_BODY_BYTES, 4 * MAX_BODY_BYTES)
+  for (const route of extension.routes) {
+    const labels = { hook: route.hook.gvh.hook, handler: route.name }
+    const bindings = { ...labels, apiVersion: route.hook.apiVersion }
+    scope.post(route.path, async (request: FastifyRequest<{ Querystring: { timeout?: string } }>, reply: FastifyReply) => {
+      const started = process.hrtime.bigint()
+      const log = lazyChildLogger(request.log as unknown as Logger, bindings)
+      const outcome = await callHook(route, request.body as RawBody | undefined, request.query.timeout, { catalog, log, requestId: request.id, marginMs, deadlines })
+      options.metrics.observe(labels, outcome.status, Number(process.hrtime.bigint() - started) / 1e9, outcome.reason)
+      return reply.code(200).type('application/json').send(JSON.stringify(outcome.body))
+    })
+    scope.route({
+      method: [...NOT_ALLOWED],
+      url: route.path,
+      exposeHeadRoute: false,
+      onRequest: async (request, reply) => {
+        reply.header('allow', 'POST')
+        sendError(new HttpError(405, 'MethodNotAllowed', `${request.method} is not allowed on ${request.url.split('?')[0]}: hooks are called with POST`), request, reply)
+        return reply
+      },
+      handler: async () => undefined
+    })
+  }
+}
+
+/**
+ * The extension's hooks as a fastify plugin:
+ *
+ * ```ts
+ * await app.register(runtimeExtension, { prefix: '/extension', handlers: [{ hook: v1alpha1.BeforeClusterCreate, name: 'hold', handler: (request) => ({ status: 'Success' }) }] })
+ * ```
+ *
+ * Handlers are checked when the plugin loads: `app.ready()` rejects with a RegistrationError naming every problem.
+ * Cluster API calls extensions over HTTPS only: serve the app with TLS (or use createExtensionServer).
+ */
+export const runtimeExtension = async function runtimeExtension (app: FastifyInstance, options: RuntimeExtensionOptions) {
+  const extension = prepareExtension(options.handlers, options.catalog)
+  const metrics = createMetrics(options.metrics ? { registry: options.metrics } : {})
+  mountHookRoutes(app, extension, { ...(options.deadlineMarginMs !== undefined ? { deadlineMarginMs: options.deadlineMarginMs } : {}), metrics })
+} as FastifyPluginAsync<RuntimeExtensionOptions> & (<const T extends readonly HookDefinition[]>(app: FastifyInstance, options: RuntimeExtensionOptions<T>) => Promise<void>)
