@@ -1,19 +1,20 @@
-// The public API of runtime-sdk.
-export * from './catalog/index.js'
-export { defineHook, type HookConversion, type HookDefinition, type HookGroupVersion, type HookMeta, type RequestOf, type ResponseOf } from '../hooks/define.js'
+// runtime-sdk: the Cluster API Runtime SDK for TypeScript. The root export holds what extension and controller
+// authors use every day; each part has its own subpath too: runtime-sdk/server, /client, /controller, /conformance,
+// /openapi and /testing.
 export * as v1alpha1 from '../hooks/v1alpha1/index.js'
+export { defineHook, type HookConversion, type HookDefinition, type HookGroupVersion, type HookMeta, type RequestOf, type ResponseOf } from '../hooks/define.js'
 export * as schema from '../hooks/schema.js'
-export * from './client/index.js'
-export * from './registry/index.js'
+export { Catalog, CatalogError, type CatalogHook, createCatalog, type GroupVersionHook, HOOKS_GROUP, type ValidationResult } from './catalog/index.js'
+export {
+  createExtensionServer, defineHandler, HookError, RegistrationError, runtimeExtension,
+  type ExtensionHandler, type ExtensionServer, type ExtensionServerOptions, type HandlerContext, type HandlerResult, type RuntimeExtensionOptions
+} from './server/index.js'
+export {
+  type CallOptions, type CallResult, type HandlerOutcome, HttpRuntimeClient, type KubeObject, RuntimeCallError, type RuntimeClient, type RuntimeClientOptions
+} from './client/index.js'
+export { Registry } from './registry/index.js'
 export type * from './api/extension-config.js'
-export * from './server/index.js'
 export * from './api/constants.js'
 export { validateExtensionConfig } from './api/validate.js'
 export { convertExtensionConfig, reviewConversion } from './api/conversion.js'
 export { extensionConfigCRD } from './api/crd.js'
-export { Controller, type ControllerMode, type ControllerOptions, type ExtensionConfigReport } from './controller/controller.js'
-export { FileSource, type FileSourceOptions, type RejectedManifest } from './controller/file-source.js'
-export { KubernetesSource, type KubernetesSourceOptions } from './controller/kubernetes-source.js'
-export type { ExtensionConfigSource, SourceListener } from './controller/source.js'
-export { runController, type RunControllerOptions, type RunningController } from './controller/run.js'
-export * from './conformance/index.js'

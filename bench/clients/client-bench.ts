@@ -1,9 +1,9 @@
-// Scenario 4's measuring process: a RuntimeClient calling mock extensions, one call at a time (one reconcile),
+// Scenario 4's measuring process: a HttpRuntimeClient calling mock extensions, one call at a time (one reconcile),
 // timed with performance.now(). Reads the plan from the file named by argv[2]; prints one result line per case.
 import { readFileSync } from 'node:fs'
 import { Agent, request as undiciRequest } from 'undici'
 import { BeforeClusterCreate } from '../../hooks/v1alpha1/index.js'
-import { RuntimeClient } from '../../src/client/index.js'
+import { HttpRuntimeClient } from '../../src/client/index.js'
 import { extensionConfig } from '../../test/helpers/test-extension.js'
 import { runFromLatencies } from '../lib/stats.js'
 import type { Run } from '../lib/types.js'
@@ -22,9 +22,9 @@ function report (result: Omit<ClientCaseResult, 'rssMb'>): void {
 }
 
 /** A client whose registry is warmed up with one ExtensionConfig per handler, each on its own mock extension. */
-function clientFor (handlers: number, handlerName: string, dead: boolean): RuntimeClient {
+function clientFor (handlers: number, handlerName: string, dead: boolean): HttpRuntimeClient {
   // No backoff: every repetition must pay for its dead handlers (with backoff, later calls fail fast instead).
-  const client = new RuntimeClient({ backoff: false })
+  const client = new HttpRuntimeClient({ backoff: false })
   client.warmUp(Array.from({ length: handlers }, (_, i) => extensionConfig(`ext-${i}`, plan.urls[i] as string, caBundle, [{
     name: handlerName, hook: 'BeforeClusterCreate', timeoutSeconds: dead ? 1 : 10, failurePolicy: dead ? 'Ignore' : 'Fail'
   }])))

@@ -1,4 +1,4 @@
-// Scenario 4: our runtime client (RuntimeClient.callAllExtensions / callExtension) against local mock extensions.
+// Scenario 4: our runtime client (HttpRuntimeClient.callAllExtensions / callExtension) against local mock extensions.
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { RESULT_MARKER, type ClientCase, type ClientCaseResult, type ClientPlan } from '../clients/plan.js'
@@ -44,7 +44,7 @@ function planCases (ctx: ScenarioContext): Planned[] {
 export const clientScenario: Scenario = {
   id: '4',
   name: 'Our client: callAllExtensions',
-  description: 'RuntimeClient (registry warmed up with one ExtensionConfig per handler, each its own mock HTTPS extension answering a ' +
+  description: 'HttpRuntimeClient (registry warmed up with one ExtensionConfig per handler, each its own mock HTTPS extension answering a ' +
     '~5 KB BeforeClusterCreate after a fixed latency) called one call at a time, as one reconcile does. Client overhead: the same ' +
     'call vs a raw undici request (stringify, POST on a keep-alive TLS connection, read, parse) to the same mock, interleaved. ' +
     'Dead handlers never answer (timeoutSeconds 1, failurePolicy Ignore); backoff is off so that every call pays for them. ' +

@@ -2,7 +2,7 @@
 // Go-marshalled fixtures in test/fixtures/v1alpha1): a Cluster "sample" with a managed topology upgrading
 // from v1.32.3 to v1.33.0, its templates, and a control plane Machine updated in place.
 // Used by `runtime-sdk conformance`, the docs and tests; sampleRequest() returns a fresh copy.
-import type { RequestOf } from '../define.js'
+import type { HookDefinition, RequestOf } from '../define.js'
 import { API_VERSION } from './common.js'
 import type { Discovery } from './discovery.js'
 import type { CanUpdateMachine, CanUpdateMachineSet, UpdateMachine } from './in-place-update.js'
@@ -194,7 +194,12 @@ export const sampleRequests = {
 }
 
 /** A fresh copy of the sample request of a v1alpha1 hook (by its UpperCamelCase name), or undefined. */
-export function sampleRequest (hook: string): Record<string, unknown> | undefined {
-  const sample = (sampleRequests as Record<string, object>)[hook]
-  return sample === undefined ? undefined : structuredClone(sample) as Record<string, unknown>
+/** A fresh copy of the sample request of a hook: typed when given the hook definition, by name for any string. */
+export function sampleRequest<H extends HookDefinition> (hook: H): RequestOf<H>
+export function sampleRequest (hook: string): Record<string, unknown> | undefined
+export function sampleRequest (hook: string | HookDefinition): unknown {
+  const name = typeof hook === 'string' ? hook : hook.hook
+  const sample = (sampleRequests as Record<string, object>)[name]
+  if (sample === undefined && typeof hook !== 'string') throw new Error(`no sample request for hook ${name}: samples exist for the hooks of ${API_VERSION}`)
+  return sample === undefined ? undefined : structuredClone(sample)
 }

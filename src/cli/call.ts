@@ -3,7 +3,8 @@ import { readFile } from 'node:fs/promises'
 import { Command, Option } from 'commander'
 import type { ExtensionConfig } from '../api/extension-config.js'
 import { HOOKS_GROUP } from '../catalog/default.js'
-import { type CallResult, type HandlerOutcome, RuntimeCallError, RuntimeClient } from '../client/client.js'
+import { RuntimeCallError, HttpRuntimeClient } from '../client/client.js'
+import type { CallResult, HandlerOutcome } from '../client/runtime-client.js'
 import { extensionConfigForUrl, parseLabels, readExtensionConfigs, readObject } from '../client/files.js'
 import { type CliIO, defaultIO } from './discover.js'
 import { table } from './table.js'
@@ -61,7 +62,7 @@ export function callCommand (io: CliIO = defaultIO): Command {
     .option('--sequential', 'call handlers one by one like Cluster API (default: in parallel, same aggregate)')
     .addOption(new Option('--output <format>', 'output format').choices(['table', 'json']).default('table'))
     .action(async (hookName: string, opts: CallCliOptions) => {
-      let client: RuntimeClient | undefined
+      let client: HttpRuntimeClient | undefined
       try {
         const object = await readObject(opts.object)
         const request = opts.request
@@ -76,7 +77,7 @@ export function callCommand (io: CliIO = defaultIO): Command {
         for (const ec of configs) if (caBundle && !ec.spec.clientConfig.caBundle) ec.spec.clientConfig.caBundle = caBundle
         const extraLabels = parseLabels(opts.namespaceLabels)
         const resolve = resolver(opts.resolve)
-        client = new RuntimeClient({
+        client = new HttpRuntimeClient({
           namespaceLabels: ns => ({ 'kubernetes.io/metadata.name': ns, ...extraLabels }),
           ...(resolve ? { resolve } : {}),
           ...(opts.certFile || opts.keyFile ? { clientCertificate: { certFile: opts.certFile ?? '', keyFile: opts.keyFile ?? '' } } : {}),

@@ -1,6 +1,6 @@
 // runtime-sdk discover: calls an extension's Discovery hook and prints its handlers.
 import { Command, Option } from 'commander'
-import { RuntimeClient } from '../client/client.js'
+import { HttpRuntimeClient } from '../client/client.js'
 import { loadExtensionConfig } from '../client/files.js'
 import { table } from './table.js'
 
@@ -29,10 +29,10 @@ export function discoverCommand (io: CliIO = defaultIO): Command {
     .option('--key-file <file>', 'PEM client key for mTLS')
     .addOption(new Option('--output <format>', 'output format').choices(['table', 'json']).default('table'))
     .action(async (target: string, opts: DiscoverOptions) => {
-      let client: RuntimeClient | undefined
+      let client: HttpRuntimeClient | undefined
       try {
         const ec = await loadExtensionConfig(target, { name: opts.name, ...(opts.caFile ? { caFile: opts.caFile } : {}) })
-        client = new RuntimeClient(opts.certFile || opts.keyFile ? { clientCertificate: { certFile: opts.certFile ?? '', keyFile: opts.keyFile ?? '' } } : {})
+        client = new HttpRuntimeClient(opts.certFile || opts.keyFile ? { clientCertificate: { certFile: opts.certFile ?? '', keyFile: opts.keyFile ?? '' } } : {})
         const discovered = await client.discover(ec)
         const handlers = discovered.status?.handlers ?? []
         if (opts.output === 'json') {

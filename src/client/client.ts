@@ -14,15 +14,8 @@ import { type ExtensionRegistration, nameForHandler, Registry } from '../registr
 import { isEmptySelector, type Labels, matchesSelector } from '../registry/selector.js'
 import { Backoff, type BackoffOptions } from './backoff.js'
 import { RuntimeClientMetrics } from './metrics.js'
+import type { CallOptions, CallResult, HandlerOutcome, KubeObject, RuntimeClient } from './runtime-client.js'
 import { AgentPool, CABundleCache, type ClientCertificate, hostLabel, type ResolveUrl, urlForExtension } from './transport.js'
-
-/** The object a hook is called for (its namespace is matched against namespaceSelectors). */
-export interface KubeObject {
-  apiVersion?: string
-  kind?: string
-  metadata?: { name?: string, namespace?: string, [key: string]: unknown }
-  [key: string]: unknown
-}
 
 /** Labels of a namespace; undefined when the namespace does not exist. */
 export type NamespaceLabelsResolver = (namespace: string) => Promise<Labels | undefined> | Labels | undefined
@@ -54,45 +47,29 @@ export interface RuntimeClientOptions {
   now?: () => number
 }
 
-export interface CallOptions {
-  signal?: AbortSignal
-  sequential?: boolean
-  concurrency?: number
-  cacheBlockingResponses?: boolean
-}
-
-export type HandlerOutcomeKind = 'success' | 'failure' | 'error' | 'ignored' | 'cancelled' | 'skipped'
-
-/** What happened when one handler was (or was not) called. */
-export interface HandlerOutcome {
-  name: string
-  /** gvh is the hook version the handler is registered for. */
-  gvh: GroupVersionHook
-  outcome: HandlerOutcomeKind
-  status?: string
-  message?: string
-  retryAfterSeconds?: number
-  /** ignored: a calling error swallowed by failurePolicy Ignore. */
-  ignored: boolean
-  /** error: the full error (also for ignored errors). */
-  error?: string
-  durationMs: number
-  cached?: boolean
-  /** response: the handler's response, up-converted to the caller's hook version. */
-  response?: Record<string, unknown>
-}
-
-export interface CallResult<R> {
-  response: R
-  handlers: HandlerOutcome[]
-}
-
 /** An error of a call, with the outcome of every handler. */
 export class RuntimeCallError extends Error {
   override name = 'RuntimeCallError'
+  readonly code = 'ERR_RUNTIME_SDK_CALL'
   constructor (message: string, readonly handlers: HandlerOutcome[] = []) {
     super(message)
   }
+}
+
+/**
+ * The aggregate of successful handler outcomes, as Cluster API builds it: status Success, the messages of the handlers
+ * that answered joined with ", ", and for blocking hooks the lowest non-zero retryAfterSeconds.
+ */
+export function aggregateResponses (hook: CatalogHook, outcomes: readonly HandlerOutcome[]): Record<string, unknown> {
+  const aggregate: Record<string, unknown> = { kind: hook.responseKind, apiVersion: hook.apiVersion, status: 'Success' }
+  const messages = outcomes.map(o => o.ignored ? '' : (o.message ?? '')).filter(m => m !== '')
+  if (messages.length > 0) aggregate['message'] = messages.join(', ')
+  if (hook.blocking) aggregate['retryAfterSeconds'] = outcomes.reduce((low, o) => lowestNonZero(low, o.ignored ? 0 : o.retryAfterSeconds ?? 0), 0)
+  return aggregate
+}
+
+function lowestNonZero (a: number, b: number): number {
+  return a === 0 ? b : b === 0 ? a : Math.min(a, b)
 }
 
 /** A failure in calling a handler (transport, TLS, timeout, HTTP status, body): subject to failurePolicy. */
@@ -103,7 +80,8 @@ class CancelledError extends HandlerError {}
 
 interface HttpResult { statusCode: number, body: Buffer }
 
-export class RuntimeClient {
+/** The runtime client over HTTPS: Cluster API's runtime client semantics, with bounded parallelism, backoff and caching. */
+export class HttpRuntimeClient implements RuntimeClient {
   readonly catalog: Catalog
   readonly registry: Registry
   readonly metrics: RuntimeClientMetrics
@@ -261,11 +239,7 @@ export class RuntimeClient {
     }
     const cancelled = outcomes.find(o => o.outcome === 'cancelled' || o.outcome === 'skipped')
     if (cancelled) throw fail(cancelled.error ?? 'context canceled', outcomes)
-    const aggregate: Record<string, unknown> = { kind: entry.responseKind, apiVersion: entry.apiVersion, status: 'Success' }
-    const messages = outcomes.map(o => o.ignored ? '' : (o.message ?? '')).filter(m => m !== '')
-    if (messages.length > 0) aggregate['message'] = messages.join(', ')
-    if (entry.blocking) aggregate['retryAfterSeconds'] = outcomes.reduce((low, o) => lowestNonZero(low, o.ignored ? 0 : o.retryAfterSeconds ?? 0), 0)
-    return { response: aggregate as ResponseOf<H>, handlers: outcomes }
+    return { response: aggregateResponses(entry, outcomes) as ResponseOf<H>, handlers: outcomes }
   }
 
   #hook (hook: HookDefinition): CatalogHook {
@@ -536,8 +510,8 @@ function discoveryHandlerShapeError (handlers: unknown): string | undefined {
   return undefined
 }
 
-/** Cluster API's status check: Success passes, Failure and anything else are errors (never ignored). */
-function checkStatus (response: Record<string, unknown>): string | undefined {
+/** Cluster API's status check: Success passes, Failure and anything else are errors (never ignored). Shared with the fake client. */
+export function checkStatus (response: Record<string, unknown>): string | undefined {
   const status = response['status']
   const message = typeof response['message'] === 'string' ? response['message'] : ''
   if (status === 'Success') return undefined
@@ -547,12 +521,6 @@ function checkStatus (response: Record<string, unknown>): string | undefined {
 
 function messageOf (response: Record<string, unknown>): { message?: string } {
   return typeof response['message'] === 'string' && response['message'] !== '' ? { message: response['message'] } : {}
-}
-
-function lowestNonZero (a: number, b: number): number {
-  if (a === 0) return b
-  if (b === 0) return a
-  return Math.min(a, b)
 }
 
 function gvhLabels (gvh: GroupVersionHook): { group: string, version: string, hook: string } {

@@ -4,7 +4,7 @@ import { isDeepStrictEqual } from 'node:util'
 import { Registry as PromRegistry } from 'prom-client'
 import { INJECT_CA_FROM_SECRET_ANNOTATION } from '../api/constants.js'
 import type { ExtensionConfig } from '../api/extension-config.js'
-import { RuntimeClient } from '../client/client.js'
+import { HttpRuntimeClient } from '../client/client.js'
 import { registrationsOf } from '../registry/registry.js'
 import { ControllerMetrics } from './metrics.js'
 import { WorkQueue, type ProcessResult } from './queue.js'
@@ -25,7 +25,7 @@ export type ControllerMode = 'write' | 'read-only'
 export interface ControllerOptions {
   source: ExtensionConfigSource
   /** client discovers extensions and holds the registry; by default one resolving namespaces through the source. */
-  client?: RuntimeClient
+  client?: HttpRuntimeClient
   /** mode: `write` discovers and writes status; `read-only` registers what status says (default write). */
   mode?: ControllerMode
   /** concurrency of reconciles (default 10). */
@@ -58,7 +58,7 @@ export interface ExtensionConfigReport {
 }
 
 export class Controller {
-  readonly client: RuntimeClient
+  readonly client: HttpRuntimeClient
   readonly source: ExtensionConfigSource
   readonly metrics: ControllerMetrics
   readonly #queue: WorkQueue
@@ -81,7 +81,7 @@ export class Controller {
     this.source = options.source
     this.#logger = options.logger ?? silent
     this.metrics = new ControllerMetrics(options.metricsRegistry ?? options.client?.metrics.registry ?? new PromRegistry())
-    this.client = options.client ?? new RuntimeClient({
+    this.client = options.client ?? new HttpRuntimeClient({
       metricsRegistry: this.metrics.registry,
       ...(options.source.namespaceLabels ? { namespaceLabels: options.source.namespaceLabels } : {})
     })

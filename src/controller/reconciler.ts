@@ -8,7 +8,7 @@ import {
   PAUSED_ANNOTATION, PAUSED_MESSAGE, REASON_DEPRECATED_HOOKS, REASON_DISCOVERED, REASON_DISCOVERY_FAILED, REASON_INVALID_CA_SECRET_REFERENCE,
   REASON_NOT_DISCOVERED, REASON_NOT_PAUSED, REASON_PAUSED, REASON_WAITING_FOR_CA_SECRET
 } from '../api/constants.js'
-import type { RuntimeClient } from '../client/client.js'
+import type { HttpRuntimeClient } from '../client/client.js'
 import { findCondition, removeCondition, setCondition } from './conditions.js'
 import { describeProblem, hookVersionProblems } from './preflight.js'
 import type { ExtensionConfigSource } from './source.js'
@@ -36,7 +36,7 @@ export class DiscoveryError extends Error {
 
 export interface ReconcilerOptions {
   source: ExtensionConfigSource
-  client: RuntimeClient
+  client: HttpRuntimeClient
   sink: RegistrySink
   now?: () => Date
 }
@@ -45,7 +45,7 @@ type CABundle = { caBundle?: string } | { wait: { reason: string, message: strin
 
 export class Reconciler {
   readonly #source: ExtensionConfigSource
-  readonly #client: RuntimeClient
+  readonly #client: HttpRuntimeClient
   readonly #sink: RegistrySink
   readonly #now: () => Date
 

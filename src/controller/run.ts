@@ -3,7 +3,7 @@
 import { join } from 'node:path'
 import { type Logger, pino } from 'pino'
 import type { Registry as PromRegistry } from 'prom-client'
-import { RuntimeClient } from '../client/client.js'
+import { HttpRuntimeClient } from '../client/client.js'
 import type { ClientCertificate } from '../client/transport.js'
 import { Controller } from './controller.js'
 import { FileSource } from './file-source.js'
@@ -57,7 +57,7 @@ export async function runController (options: RunControllerOptions): Promise<Run
     source = new KubernetesSource({ api, logger, ...(options.labelSelector ? { labelSelector: options.labelSelector } : {}) })
   }
   const electing = options.leaderElection && api && !options.readOnly
-  const client = new RuntimeClient({
+  const client = new HttpRuntimeClient({
     ...(options.metricsRegistry ? { metricsRegistry: options.metricsRegistry } : {}),
     ...(source.namespaceLabels ? { namespaceLabels: source.namespaceLabels } : {}),
     ...(options.clientCertificate ? { clientCertificate: options.clientCertificate } : {})

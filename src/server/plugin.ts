@@ -96,17 +96,35 @@ export function mountHookRoutes (scope: FastifyInstance, extension: PreparedExte
 }
 
 /**
- * The extension's hooks as a fastify plugin:
+ * The extension's hooks as a fastify plugin, registered either way:
  *
  * ```ts
- * await app.register(runtimeExtension, { prefix: '/extension', handlers: [{ hook: v1alpha1.BeforeClusterCreate, name: 'hold', handler: (request) => ({ status: 'Success' }) }] })
+ * await app.register(runtimeExtension({ handlers: [{ hook: v1alpha1.BeforeClusterCreate, name: 'hold', handler: (request) => ({ status: 'Success' }) }] }), { prefix: '/extension' })
+ * await app.register(runtimeExtension, { prefix: '/extension', handlers: [defineHandler({ hook: v1alpha1.BeforeClusterCreate, ... })] })
  * ```
  *
+ * Called with the options first, it types every inline handler from its hook (fastify's `register` cannot pass
+ * that typing through its options); registered directly, it takes handlers made with defineHandler.
  * Handlers are checked when the plugin loads: `app.ready()` rejects with a RegistrationError naming every problem.
  * Cluster API calls extensions over HTTPS only: serve the app with TLS (or use createExtensionServer).
  */
-export const runtimeExtension = async function runtimeExtension (app: FastifyInstance, options: RuntimeExtensionOptions) {
-  const extension = prepareExtension(options.handlers, options.catalog)
+export interface RuntimeExtensionPlugin extends FastifyPluginAsync<RuntimeExtensionOptions> {
+  <const T extends readonly HookDefinition[]> (options: RuntimeExtensionOptions<T>): FastifyPluginAsync
+  (app: FastifyInstance, options: RuntimeExtensionOptions): Promise<void>
+}
+
+function mount (app: FastifyInstance, options: RuntimeExtensionOptions, extension = prepareExtension(options.handlers, options.catalog)): void {
   const metrics = createMetrics(options.metrics ? { registry: options.metrics } : {})
   mountHookRoutes(app, extension, { ...(options.deadlineMarginMs !== undefined ? { deadlineMarginMs: options.deadlineMarginMs } : {}), metrics })
-} as FastifyPluginAsync<RuntimeExtensionOptions> & (<const T extends readonly HookDefinition[]>(app: FastifyInstance, options: RuntimeExtensionOptions<T>) => Promise<void>)
+}
+
+function isFastifyInstance (value: unknown): value is FastifyInstance {
+  return typeof value === 'object' && value !== null && typeof (value as { register?: unknown }).register === 'function' && typeof (value as { route?: unknown }).route === 'function'
+}
+
+export const runtimeExtension = Object.assign(function runtimeExtension (first: FastifyInstance | RuntimeExtensionOptions, second?: RuntimeExtensionOptions) {
+  if (isFastifyInstance(first)) return Promise.resolve().then(() => mount(first, second as RuntimeExtensionOptions))
+  // Checked now, so that a mistake points at the call that made it.
+  const extension = prepareExtension(first.handlers, first.catalog)
+  return Object.assign(async (app: FastifyInstance) => mount(app, first, extension), { [Symbol.for('fastify.display-name')]: 'runtime-sdk' })
+}, { [Symbol.for('fastify.display-name')]: 'runtime-sdk' }) as RuntimeExtensionPlugin

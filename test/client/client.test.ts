@@ -6,7 +6,7 @@ import t, { type Test } from 'tap'
 import { AfterControlPlaneInitialized, BeforeClusterCreate } from '../../hooks/v1alpha1/index.js'
 import type { HookGroupVersion } from '../../hooks/define.js'
 import { createCatalog } from '../../src/catalog/default.js'
-import { loadCABundle, RuntimeClient, urlForExtension } from '../../src/client/index.js'
+import { loadCABundle, HttpRuntimeClient, urlForExtension } from '../../src/client/index.js'
 import { CABundleCache } from '../../src/client/transport.js'
 import { Registry } from '../../src/registry/registry.js'
 import { testGroupVersions, testV1alpha3, TEST_GROUP } from '../helpers/test-hooks.js'
@@ -19,9 +19,9 @@ const pki = await createPki()
 const discovery = (handlers: unknown[], extra: Record<string, unknown> = {}): Route => (_r, res) => json(res, { status: 'Success', handlers, ...extra })
 const bcc = (name: string) => `${HOOKS}/beforeclustercreate/${name}`
 
-async function setup (t: Test, routes: Record<string, Route>, options: ConstructorParameters<typeof RuntimeClient>[0] = {}) {
+async function setup (t: Test, routes: Record<string, Route>, options: ConstructorParameters<typeof HttpRuntimeClient>[0] = {}) {
   const ext = await startExtension(pki.server, routes)
-  const client = new RuntimeClient({ backoff: false, ...options })
+  const client = new HttpRuntimeClient({ backoff: false, ...options })
   t.teardown(async () => { await client.close(); await ext.close() })
   return { ext, client }
 }
@@ -140,7 +140,7 @@ t.test('namespaceSelector: resolver, no lookup for {}, errors', async t => {
   const { ext } = await setup(t, { [bcc('h')]: ok })
   const lookups: string[] = []
   const labels: Record<string, Record<string, string>> = { default: { env: 'prod', 'kubernetes.io/metadata.name': 'default' }, dev: { env: 'dev' } }
-  const client = new RuntimeClient({ backoff: false, namespaceLabels: async ns => { lookups.push(ns); return labels[ns] } })
+  const client = new HttpRuntimeClient({ backoff: false, namespaceLabels: async ns => { lookups.push(ns); return labels[ns] } })
   t.teardown(() => client.close())
   client.warmUp([
     extensionConfig('all', ext.url, pki.caBundle, [{ name: 'h', hook: 'BeforeClusterCreate' }]),
@@ -161,7 +161,7 @@ t.test('namespaceSelector: resolver, no lookup for {}, errors', async t => {
       'failed to match namespace: failed to get namespace ghost: namespaces "ghost" not found'
   })
   lookups.length = 0
-  const noResolver = new RuntimeClient({ backoff: false })
+  const noResolver = new HttpRuntimeClient({ backoff: false })
   t.teardown(() => noResolver.close())
   noResolver.warmUp([extensionConfig('all', ext.url, pki.caBundle, [{ name: 'h', hook: 'BeforeClusterCreate' }])])
   t.same(await noResolver.getAllExtensions(BeforeClusterCreate, cluster), ['h.all'], 'empty selector needs no lookup')
@@ -292,7 +292,7 @@ t.test('metrics: Cluster API names, labels and buckets', async t => {
   t.match(text, `capi_runtime_sdk_request_duration_seconds_count{host="${host}",group="hooks.runtime.cluster.x-k8s.io",version="v1alpha1",hook="BeforeClusterCreate"} 2`)
   const buckets = [...text.matchAll(/capi_runtime_sdk_request_duration_seconds_bucket\{le="([^"]+)",host/g)].map(m => m[1])
   t.same(buckets, ['0.005', '0.025', '0.05', '0.1', '0.2', '0.4', '0.6', '0.8', '1', '1.25', '1.5', '2', '3', '4', '5', '6', '8', '10', '15', '20', '30', '45', '60', '+Inf'])
-  const dead = new RuntimeClient({ backoff: false, metricsRegistry: client.metrics.registry })
+  const dead = new HttpRuntimeClient({ backoff: false, metricsRegistry: client.metrics.registry })
   t.teardown(() => dead.close())
   dead.warmUp([extensionConfig('dead', 'https://127.0.0.1:1', pki.caBundle, [{ name: 'x', hook: 'BeforeClusterCreate' }])])
   await t.rejects(dead.callAllExtensions(BeforeClusterCreate, cluster, { cluster }))
@@ -334,7 +334,7 @@ t.test('service references: URL, TLS server name and resolve()', async t => {
   t.throws(() => urlForExtension({ url: 'not a url' }, '/'), { message: 'failed to compute URL: failed to parse url from clientConfig' })
   const { ext } = await setup(t, { [`/prefix${bcc('h')}`]: (_r, res) => json(res, { status: 'Success', retryAfterSeconds: 0 }) })
   const resolved: string[] = []
-  const client = new RuntimeClient({
+  const client = new HttpRuntimeClient({
     backoff: false,
     resolve: url => { resolved.push(url.host); const u = new URL(url); u.hostname = '127.0.0.1'; u.port = String(ext.port); return u }
   })
@@ -357,8 +357,8 @@ t.test('mTLS: the client certificate is presented; replacing it replaces the age
       json(res, { status: 'Success', message: peer.subject?.CN ?? 'anonymous', retryAfterSeconds: 0 })
     }
   })
-  const client = new RuntimeClient({ backoff: false, clientCertificate: clientCert })
-  const anonymous = new RuntimeClient({ backoff: false })
+  const client = new HttpRuntimeClient({ backoff: false, clientCertificate: clientCert })
+  const anonymous = new HttpRuntimeClient({ backoff: false })
   t.teardown(async () => { await client.close(); await anonymous.close(); await ext.close() })
   const ec = extensionConfig('ext', ext.url, pki.caBundle, [{ name: 'h', hook: 'BeforeClusterCreate' }])
   client.warmUp([ec])
@@ -377,7 +377,7 @@ t.test('mTLS: the client certificate is presented; replacing it replaces the age
   const keyFile = join(dir, 'tls.key')
   await writeFile(certFile, clientCert.cert)
   await writeFile(keyFile, clientCert.key)
-  const fromFiles = new RuntimeClient({ backoff: false, clientCertificate: { certFile, keyFile } })
+  const fromFiles = new HttpRuntimeClient({ backoff: false, clientCertificate: { certFile, keyFile } })
   t.teardown(() => fromFiles.close())
   fromFiles.warmUp([ec])
   t.equal((await fromFiles.callAllExtensions(BeforeClusterCreate, cluster, { cluster })).response.message, 'capi')
@@ -386,8 +386,8 @@ t.test('mTLS: the client certificate is presented; replacing it replaces the age
   await writeFile(keyFile, other.key)
   t.equal(fromFiles.agents.reloadClientCertificate(), true)
   t.equal((await fromFiles.callAllExtensions(BeforeClusterCreate, cluster, { cluster })).response.message, 'rotated')
-  t.throws(() => new RuntimeClient({ clientCertificate: { certFile, keyFile: '' } }), { message: 'both the client certificate file and the client key file must be set' })
-  const watching = new RuntimeClient({ backoff: false, clientCertificate: { certFile, keyFile }, clientCertificateReloadMs: 20 })
+  t.throws(() => new HttpRuntimeClient({ clientCertificate: { certFile, keyFile: '' } }), { message: 'both the client certificate file and the client key file must be set' })
+  const watching = new HttpRuntimeClient({ backoff: false, clientCertificate: { certFile, keyFile }, clientCertificateReloadMs: 20 })
   t.teardown(() => watching.close())
   watching.warmUp([ec])
   t.equal((await watching.callAllExtensions(BeforeClusterCreate, cluster, { cluster })).response.message, 'rotated')
@@ -430,7 +430,7 @@ t.test('a CA bundle with a broken certificate is refused', async t => {
 })
 
 t.test('an unready registry and an unknown hook are errors', async t => {
-  const client = new RuntimeClient({ registry: new Registry() })
+  const client = new HttpRuntimeClient({ registry: new Registry() })
   t.teardown(() => client.close())
   await t.rejects(client.callAllExtensions(BeforeClusterCreate, cluster, { cluster }), {
     message: 'failed to call extension handlers for hook "BeforeClusterCreate.hooks.runtime.cluster.x-k8s.io": invalid operation: List cannot be called on a registry which has not been warmed up'

@@ -3,7 +3,7 @@ import { createServer as createHttpServer } from 'node:http'
 import t from 'tap'
 import { BeforeClusterCreate } from '../../hooks/v1alpha1/index.js'
 import { MAX_BODY_BYTES } from '../../src/catalog/handlers.js'
-import { RuntimeCallError, RuntimeClient } from '../../src/client/index.js'
+import { RuntimeCallError, HttpRuntimeClient } from '../../src/client/index.js'
 import { createCertificateAuthority } from '../../src/tls/certificates.js'
 import { cluster, createPki, deadPort, extensionConfig, hang, json, type Route, startExtension, type TestExtension } from '../helpers/test-extension.js'
 
@@ -92,7 +92,7 @@ for (const policy of ['Fail', 'Ignore'] as const) {
   for (const fault of faults) {
     t.test(`${fault.name} (${policy})`, async t => {
       const target = await fault.setup()
-      const client = new RuntimeClient({ backoff: false })
+      const client = new HttpRuntimeClient({ backoff: false })
       t.teardown(async () => { await client.close(); await target.close() })
       client.warmUp([extensionConfig('ext', target.url, target.caBundle, [{ name: 'h', hook: 'BeforeClusterCreate', timeoutSeconds: 1, failurePolicy: policy }])])
       const call = client.callAllExtensions(BeforeClusterCreate, cluster, { cluster })
@@ -124,7 +124,7 @@ for (const policy of ['Fail', 'Ignore'] as const) {
 
 t.test('callExtension reports the same errors without the hook prefix', async t => {
   const target = await withRoute((_r, res) => json(res, { status: 'Failure', message: 'no', retryAfterSeconds: 0 }))()
-  const client = new RuntimeClient({ backoff: false })
+  const client = new HttpRuntimeClient({ backoff: false })
   t.teardown(async () => { await client.close(); await target.close() })
   client.warmUp([extensionConfig('ext', target.url, target.caBundle, [{ name: 'h', hook: 'BeforeClusterCreate', failurePolicy: 'Ignore' }])])
   await t.rejects(client.callExtension(BeforeClusterCreate, cluster, 'h.ext', { cluster }), { message: `${prefix}got failure response with message: no` })
@@ -136,7 +136,7 @@ t.test('a plain http URL is refused before any request', async t => {
   server.on('request', () => { hits++ })
   await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
   const port = (server.address() as { port: number }).port
-  const client = new RuntimeClient({ backoff: false })
+  const client = new HttpRuntimeClient({ backoff: false })
   t.teardown(async () => { await client.close(); await new Promise(resolve => server.close(resolve)) })
   client.warmUp([extensionConfig('ext', `http://127.0.0.1:${port}`, undefined, [{ name: 'h', hook: 'BeforeClusterCreate', failurePolicy: 'Ignore' }])])
   await t.rejects(client.callAllExtensions(BeforeClusterCreate, cluster, { cluster }), {
@@ -146,7 +146,7 @@ t.test('a plain http URL is refused before any request', async t => {
 })
 
 t.test('an invalid caBundle is never ignored', async t => {
-  const client = new RuntimeClient({ backoff: false })
+  const client = new HttpRuntimeClient({ backoff: false })
   t.teardown(() => client.close())
   client.warmUp([extensionConfig('ext', 'https://127.0.0.1:1', Buffer.from('not a pem').toString('base64'), [{ name: 'h', hook: 'BeforeClusterCreate', failurePolicy: 'Ignore' }])])
   await t.rejects(client.callAllExtensions(BeforeClusterCreate, cluster, { cluster }), {

@@ -1,7 +1,7 @@
 // Timeouts are precise; k dead Ignore handlers cost one timeout in parallel, k sequentially.
 import t from 'tap'
 import { BeforeClusterCreate } from '../../hooks/v1alpha1/index.js'
-import { RuntimeClient } from '../../src/client/index.js'
+import { HttpRuntimeClient } from '../../src/client/index.js'
 import { cluster, createPki, extensionConfig, hang, json, startExtension } from '../helpers/test-extension.js'
 
 const pki = await createPki()
@@ -12,7 +12,7 @@ for (const name of names) ext.routes.set(`/hooks.runtime.cluster.x-k8s.io/v1alph
 ext.routes.set('/hooks.runtime.cluster.x-k8s.io/v1alpha1/beforeclustercreate/fast', (_r, res) => json(res, { status: 'Success', retryAfterSeconds: 0 }))
 
 t.test('a timeout fires within 50 ms of the deadline and is sent as ?timeout', async t => {
-  const client = new RuntimeClient({ backoff: false })
+  const client = new HttpRuntimeClient({ backoff: false })
   t.teardown(() => client.close())
   client.warmUp([extensionConfig('ext', ext.url, pki.caBundle, [{ name: 'dead-0', hook: 'BeforeClusterCreate', timeoutSeconds: 1 }, { name: 'fast', hook: 'BeforeClusterCreate' }])])
   // warm up: schema compilation and the TLS connection are not part of the measurement.
@@ -25,7 +25,7 @@ t.test('a timeout fires within 50 ms of the deadline and is sent as ?timeout', a
 })
 
 t.test('10 hanging Ignore handlers: about one timeout in parallel, ten sequentially', async t => {
-  const client = new RuntimeClient({ backoff: false })
+  const client = new HttpRuntimeClient({ backoff: false })
   t.teardown(() => client.close())
   client.warmUp([extensionConfig('ext', ext.url, pki.caBundle, names.map(name => ({ name, hook: 'BeforeClusterCreate', timeoutSeconds: 1, failurePolicy: 'Ignore' as const })))])
   let started = performance.now()
@@ -42,7 +42,7 @@ t.test('10 hanging Ignore handlers: about one timeout in parallel, ten sequentia
 })
 
 t.test('with backoff, dead Ignore handlers fail fast on the next call', async t => {
-  const client = new RuntimeClient({ backoff: { initialMs: 60_000 } })
+  const client = new HttpRuntimeClient({ backoff: { initialMs: 60_000 } })
   t.teardown(() => client.close())
   client.warmUp([extensionConfig('ext', ext.url, pki.caBundle, names.map(name => ({ name, hook: 'BeforeClusterCreate', timeoutSeconds: 1, failurePolicy: 'Ignore' as const })))])
   await client.callAllExtensions(BeforeClusterCreate, cluster, { cluster }, { concurrency: 4 })
@@ -53,7 +53,7 @@ t.test('with backoff, dead Ignore handlers fail fast on the next call', async t 
 })
 
 t.test('the caller\'s signal cancels the call', async t => {
-  const client = new RuntimeClient({ backoff: false })
+  const client = new HttpRuntimeClient({ backoff: false })
   t.teardown(() => client.close())
   client.warmUp([extensionConfig('ext', ext.url, pki.caBundle, [{ name: 'dead-0', hook: 'BeforeClusterCreate', timeoutSeconds: 5, failurePolicy: 'Ignore' }])])
   const started = performance.now()

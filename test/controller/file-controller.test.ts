@@ -7,7 +7,7 @@ import t, { type Test } from 'tap'
 import { stringify } from 'yaml'
 import type { ObservedCondition } from '../../src/api/extension-config.js'
 import { createCatalog } from '../../src/catalog/default.js'
-import { RuntimeClient } from '../../src/client/client.js'
+import { HttpRuntimeClient } from '../../src/client/client.js'
 import { Controller, type ControllerOptions } from '../../src/controller/controller.js'
 import { FileSource } from '../../src/controller/file-source.js'
 import { testGroupVersions, TEST_GROUP } from '../helpers/test-hooks.js'
@@ -178,7 +178,7 @@ t.test('periodic re-discovery notices an extension that changed its handlers', a
 t.test('handlers of a deprecated hook version get a DeprecatedHooks condition', async t => {
   const deprecated = [{ name: 'old', requestHook: { apiVersion: `${TEST_GROUP}/v1alpha1`, hook: 'FakeHook' } }]
   const { ext, write, startController } = await setup(t, { [`${HOOKS}/discovery`]: discovery(deprecated) }, {
-    client: new RuntimeClient({ catalog: createCatalog().add(...testGroupVersions), backoff: false })
+    client: new HttpRuntimeClient({ catalog: createCatalog().add(...testGroupVersions), backoff: false })
   })
   await write('ext.yaml', extensionConfig('ext', ext.url))
   const c = await startController()

@@ -2,10 +2,9 @@
 // kubeconfig (kubeconfig.ts), with its CA, client certificate, credentials (asked per request, so rotated token
 // files and exec plugins keep working) and insecure-skip-tls-verify.
 // Generic over object types: it knows paths, not kinds.
-import type { KubeConfig } from '@kubernetes/client-node'
 import { Agent, request as undiciRequest, type Dispatcher } from 'undici'
 import { KubeApiError, type KubeStatus } from './errors.js'
-import { fromKubeConfig, type KubeConnection, loadKubeConnection } from './kubeconfig.js'
+import { fromKubeConfig, type KubeConfigLike, type KubeConnection, loadKubeConnection } from './kubeconfig.js'
 
 export { KubeApiError, type KubeStatus } from './errors.js'
 
@@ -99,7 +98,7 @@ export class KubeApi {
    * From the path of a kubeconfig file, a loaded client-node KubeConfig (its current context), a connection, or
    * nothing: KUBECONFIG, ~/.kube/config, then the in-cluster service account.
    */
-  constructor (config?: KubeConfig | KubeConnection | string, options: KubeApiOptions = {}) {
+  constructor (config?: KubeConfigLike | KubeConnection | string, options: KubeApiOptions = {}) {
     const connection = config === undefined || typeof config === 'string'
       ? loadKubeConnection(config)
       : 'getCurrentCluster' in config ? fromKubeConfig(config) : config

@@ -8,7 +8,6 @@ import type { RequestOptions as HttpsRequestOptions } from 'node:https'
 import { homedir } from 'node:os'
 import { dirname, isAbsolute, join } from 'node:path'
 import { promisify } from 'node:util'
-import type { KubeConfig } from '@kubernetes/client-node'
 import { parse } from 'yaml'
 
 /** Everything KubeApi needs to reach and authenticate to an API server. */
@@ -66,8 +65,18 @@ export function loadKubeConnection (path?: string): KubeConnection {
   throw new Error('no kubeconfig: set --kubeconfig or KUBECONFIG, create ~/.kube/config, or run in a cluster')
 }
 
+/**
+ * The part of @kubernetes/client-node's KubeConfig we read: a loaded KubeConfig is one, without this package
+ * depending on client-node (its types would become part of ours).
+ */
+export interface KubeConfigLike {
+  getCurrentCluster (): { server: string, caFile?: string, caData?: string, tlsServerName?: string, skipTLSVerify?: boolean } | null
+  getCurrentUser (): { certFile?: string, certData?: string, keyFile?: string, keyData?: string, authProvider?: unknown, exec?: unknown } | null
+  applyToHTTPSOptions (options: HttpsRequestOptions): Promise<void>
+}
+
 /** The connection of a client-node KubeConfig (tests and library users that already hold one). */
-export function fromKubeConfig (config: KubeConfig): KubeConnection {
+export function fromKubeConfig (config: KubeConfigLike): KubeConnection {
   const cluster = config.getCurrentCluster()
   if (!cluster) throw new Error('kube api: the kubeconfig has no current cluster')
   const user = config.getCurrentUser()

@@ -10,7 +10,14 @@
 // and localhost) and a client certificate (client.crt/client.key) into --cert-dir, listens on 127.0.0.1:--port
 // and prints exactly one JSON line to stdout: {"url":"https://127.0.0.1:<port>","caFile":"<cert-dir>/ca.crt"}.
 // Logs go to stderr. --client-ca <pem> enables mTLS (it may be <cert-dir>/ca.crt: the file is read after the
-// certificates were generated). SIGTERM/SIGINT stop it cleanly.
+// certificates were generated). SIGTERM/SIGINT stop it cleanly; --exit-after bounds its lifetime.
+//
+// --random-responses-seed N (N >= 0) makes every handler answer a random response of its hook's Go response type
+// instead (internal/randomized.RandomResponse: seeded by N, the handler name and the handler's call count; valid
+// enums, Failure without retryAfterSeconds, sometimes a 40,000 character message, 1,500 discovered variables, a
+// 10,000 character schema description or a 100 step upgrade plan). --answers-log f appends one JSON line per
+// answer to f: {"hook","handler","call","response":<JSON sent>,"decoded":<the JSON decoded into the Go type and
+// marshalled again, i.e. what Cluster API's client hands back>} (see random.go).
 package main
 
 import (
@@ -44,13 +51,31 @@ func main() {
 	certDir := flag.String("cert-dir", "", "directory for the generated ca.crt, tls.crt, tls.key, client.crt, client.key (default: a new temporary directory, removed on exit)")
 	clientCA := flag.String("client-ca", "", "PEM CA bundle to verify client certificates with (enables mTLS); may be <cert-dir>/ca.crt")
 	slowDelay := flag.Duration("slow-delay", 3*time.Second, "how long the `slow` BeforeClusterCreate handler sleeps")
+	randomSeed := flag.Int64("random-responses-seed", -1, "when >= 0, every handler answers random responses seeded by this value")
+	answersLog := flag.String("answers-log", "", "with --random-responses-seed: append every answer as a JSON line to this file")
+	exitAfter := flag.Duration("exit-after", 0, "stop after this long (0: run until SIGTERM/SIGINT)")
 	flag.Parse()
+	if *answersLog != "" && *randomSeed < 0 {
+		fmt.Fprintln(os.Stderr, "extension: --answers-log needs --random-responses-seed")
+		os.Exit(2)
+	}
 
 	ctrl.SetLogger(funcr.New(func(prefix, args string) {
 		fmt.Fprintln(os.Stderr, time.Now().Format(time.RFC3339Nano), prefix, args)
 	}, funcr.Options{Verbosity: 1}))
 
-	if err := run(*port, *certDir, *clientCA, *slowDelay); err != nil {
+	funcs := handlerFuncs(*slowDelay)
+	if *randomSeed >= 0 {
+		responder, err := newResponder(*randomSeed, *answersLog)
+		if err == nil {
+			funcs, err = randomHandlerFuncs(responder)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "extension:", err)
+			os.Exit(1)
+		}
+	}
+	if err := run(*port, *certDir, *clientCA, funcs, *exitAfter); err != nil {
 		fmt.Fprintln(os.Stderr, "extension:", err)
 		os.Exit(1)
 	}
@@ -73,7 +98,7 @@ func copyFile(from, to string) error {
 	return os.WriteFile(to, b, 0o644)
 }
 
-func run(port int, certDir, clientCA string, slowDelay time.Duration) error {
+func run(port int, certDir, clientCA string, funcs map[string]runtimecatalog.Hook, exitAfter time.Duration) error {
 	log := ctrl.Log.WithName("capi-interop")
 	if certDir == "" {
 		dir, err := os.MkdirTemp("", "capi-interop-certs-")
@@ -118,7 +143,6 @@ func run(port int, certDir, clientCA string, slowDelay time.Duration) error {
 	if err != nil {
 		return err
 	}
-	funcs := handlerFuncs(slowDelay)
 	for _, h := range samples.Handlers() {
 		hook, ok := samples.Lookup(h.Hook)
 		if !ok {
@@ -141,6 +165,11 @@ func run(port int, certDir, clientCA string, slowDelay time.Duration) error {
 
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
+	if exitAfter > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, exitAfter)
+		defer cancel()
+	}
 	done := make(chan error, 1)
 	go func() { done <- srv.Start(ctx) }()
 

@@ -1,0 +1,9 @@
+// The ExtensionConfig controller: keeps a registry of every extension's handlers from ExtensionConfigs in a
+// cluster or a directory, writes what it discovers into their status, and serves it.
+export { Controller, type ControllerMode, type ControllerOptions, type ExtensionConfigReport } from './controller.js'
+export { FileSource, type FileSourceOptions, type RejectedManifest } from './file-source.js'
+export { KubernetesSource, type KubernetesSourceOptions } from './kubernetes-source.js'
+export type { ExtensionConfigSource, SourceListener } from './source.js'
+export { runController, type RunControllerOptions, type RunningController } from './run.js'
+export { KubeApi, type KubeApiOptions } from './kube/api.js'
+export type { KubeConfigLike, KubeConnection } from './kube/kubeconfig.js'
