@@ -25,17 +25,12 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"net/http"
-	"net/url"
 	"os"
-	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -44,18 +39,14 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	kerrors "k8s.io/apimachinery/pkg/util/errors"
-	utilnet "k8s.io/apimachinery/pkg/util/net"
 	"k8s.io/apimachinery/pkg/util/validation"
-	"k8s.io/client-go/transport"
 
 	runtimecatalog "sigs.k8s.io/cluster-api/api/runtime/catalog"
 	runtimehooksv1 "sigs.k8s.io/cluster-api/api/runtime/hooks/v1alpha1"
 
 	"runtime-sdk.invalid/capi-interop/internal/samples"
+	"runtime-sdk.invalid/capi-interop/internal/wire"
 )
-
-// maxResponseBodyBytes mirrors CAPI's maxExtensionResponseBodyBytes.
-const maxResponseBodyBytes = 20 << 20
 
 func main() {
 	os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
@@ -85,8 +76,7 @@ type Call struct {
 }
 
 type caller struct {
-	base           *url.URL
-	client         *http.Client
+	client         *wire.Client
 	defaultTimeout time.Duration
 	fixturesDir    string
 	catalog        *runtimecatalog.Catalog
@@ -156,35 +146,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 }
 
 func newCaller(baseURL, caFile, clientCert, clientKey string) (*caller, error) {
-	u, err := url.Parse(baseURL)
-	if err != nil {
-		return nil, fmt.Errorf("failed to parse --url: %w", err)
-	}
-	if u.Scheme != "https" {
-		return nil, fmt.Errorf("expected https scheme, got %s", u.Scheme)
-	}
-	caData, err := os.ReadFile(caFile)
+	client, err := wire.New(baseURL, caFile, clientCert, clientKey)
 	if err != nil {
 		return nil, err
-	}
-	// Same construction as CAPI's createHTTPClient.
-	tlsConfig, err := transport.TLSConfigFor(&transport.Config{TLS: transport.TLSConfig{
-		CertFile: clientCert, KeyFile: clientKey, CAData: caData, ServerName: u.Hostname(),
-	}})
-	if err != nil {
-		return nil, fmt.Errorf("failed to create tls config: %w", err)
-	}
-	client := &http.Client{
-		Transport: utilnet.SetTransportDefaults(&http.Transport{TLSClientConfig: tlsConfig}),
-		CheckRedirect: func(_ *http.Request, _ []*http.Request) error {
-			return http.ErrUseLastResponse
-		},
 	}
 	catalog := runtimecatalog.New()
 	if err := runtimehooksv1.AddToCatalog(catalog); err != nil {
 		return nil, err
 	}
-	return &caller{base: u, client: client, catalog: catalog}, nil
+	return &caller{client: client, catalog: catalog}, nil
 }
 
 // requestBody returns the bytes to POST for a hook: the fixture file or the marshalled sample (kind/apiVersion set).
@@ -205,45 +175,9 @@ func (c *caller) requestBody(hook samples.Hook) ([]byte, error) {
 	return b, nil
 }
 
-// httpCall mirrors CAPI's httpCall; it returns the HTTP status (0 if none was received).
+// httpCall is CAPI's httpCall, decoding strictly: an unknown field in an answer is an interop failure.
 func (c *caller) httpCall(ctx context.Context, hook samples.Hook, handler string, body []byte, timeout time.Duration, response runtime.Object) (int, error) {
-	u := *c.base
-	u.Path = path.Join(u.Path, hook.Path(handler))
-	if timeout != 0 {
-		values := u.Query()
-		values.Add("timeout", timeout.String())
-		u.RawQuery = values.Encode()
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeoutCause(ctx, timeout, errors.New("http request timeout expired"))
-		defer cancel()
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u.String(), bytes.NewBuffer(body))
-	if err != nil {
-		return 0, fmt.Errorf("http call failed: failed to create http request: %w", err)
-	}
-	resp, err := c.client.Do(req)
-	if err != nil {
-		return 0, fmt.Errorf("http call failed: %w", err)
-	}
-	defer resp.Body.Close()
-	reader := http.MaxBytesReader(nil, resp.Body, maxResponseBodyBytes)
-	if resp.StatusCode != http.StatusOK {
-		b, err := io.ReadAll(reader)
-		if err != nil {
-			return resp.StatusCode, fmt.Errorf("http call failed: got response with status code %d != 200: failed to read response body", resp.StatusCode)
-		}
-		s := string(b)
-		if len(s) > 512 {
-			s = s[:512] + "..."
-		}
-		return resp.StatusCode, fmt.Errorf("http call failed: got response with status code %d != 200: response : %q", resp.StatusCode, s)
-	}
-	dec := json.NewDecoder(reader)
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(response); err != nil {
-		return resp.StatusCode, fmt.Errorf("http call failed: failed to decode response: %w", err)
-	}
-	return resp.StatusCode, nil
+	return c.client.Post(ctx, hook.Path(handler), body, timeout, response, true)
 }
 
 func describe(call *Call, response runtime.Object) {

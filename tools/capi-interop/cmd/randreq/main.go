@@ -22,30 +22,24 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"net/http"
-	"net/url"
 	"os"
-	"path"
 	"path/filepath"
 	"sort"
 	"strings"
 	"time"
 
 	"k8s.io/apimachinery/pkg/runtime"
-	utilnet "k8s.io/apimachinery/pkg/util/net"
-	"k8s.io/client-go/transport"
 
 	runtimehooksv1 "sigs.k8s.io/cluster-api/api/runtime/hooks/v1alpha1"
 
 	"runtime-sdk.invalid/capi-interop/internal/randomized"
 	"runtime-sdk.invalid/capi-interop/internal/samples"
+	"runtime-sdk.invalid/capi-interop/internal/wire"
 )
 
 func main() {
@@ -162,10 +156,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if (*clientCert == "") != (*clientKey == "") {
 		return usage("--client-cert and --client-key must be set together")
 	}
-	c, err := newClient(*baseURL, *caFile, *clientCert, *clientKey)
+	wc, err := wire.New(*baseURL, *caFile, *clientCert, *clientKey)
 	if err != nil {
 		return usage("%v", err)
 	}
+	c := &client{wc}
 
 	discovery, _ := samples.Lookup("Discovery")
 	handlers, call := c.discover(ctx, discovery, *timeout)
@@ -207,70 +202,11 @@ type namedBody struct {
 	body []byte
 }
 
-type client struct {
-	base *url.URL
-	http *http.Client
-}
+type client struct{ *wire.Client }
 
-// newClient builds the HTTP client like Cluster API's createHTTPClient.
-func newClient(baseURL, caFile, clientCert, clientKey string) (*client, error) {
-	u, err := url.Parse(baseURL)
-	if err != nil {
-		return nil, fmt.Errorf("failed to parse --url: %w", err)
-	}
-	if u.Scheme != "https" {
-		return nil, fmt.Errorf("expected https scheme, got %s", u.Scheme)
-	}
-	caData, err := os.ReadFile(caFile)
-	if err != nil {
-		return nil, err
-	}
-	tlsConfig, err := transport.TLSConfigFor(&transport.Config{TLS: transport.TLSConfig{
-		CertFile: clientCert, KeyFile: clientKey, CAData: caData, ServerName: u.Hostname(),
-	}})
-	if err != nil {
-		return nil, fmt.Errorf("failed to create tls config: %w", err)
-	}
-	return &client{base: u, http: &http.Client{
-		Transport:     utilnet.SetTransportDefaults(&http.Transport{TLSClientConfig: tlsConfig}),
-		CheckRedirect: func(_ *http.Request, _ []*http.Request) error { return http.ErrUseLastResponse },
-	}}, nil
-}
-
-// post mirrors Cluster API's httpCall: POST without Content-Type, ?timeout=<Go duration>, status must be 200, the
-// body (at most 20 MiB) is decoded with encoding/json into response. It returns the HTTP status (0 if none).
+// post is Cluster API's httpCall, decoding as Cluster API does (unknown fields ignored).
 func (c *client) post(ctx context.Context, hook samples.Hook, handler string, body []byte, timeout time.Duration, response runtime.Object) (int, error) {
-	u := *c.base
-	u.Path = path.Join(u.Path, hook.Path(handler))
-	values := u.Query()
-	values.Add("timeout", timeout.String())
-	u.RawQuery = values.Encode()
-	ctx, cancel := context.WithTimeoutCause(ctx, timeout, errors.New("http request timeout expired"))
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u.String(), bytes.NewReader(body))
-	if err != nil {
-		return 0, fmt.Errorf("http call failed: failed to create http request: %w", err)
-	}
-	resp, err := c.http.Do(req)
-	if err != nil {
-		return 0, fmt.Errorf("http call failed: %w", err)
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(http.MaxBytesReader(nil, resp.Body, randomized.MaxBodyBytes))
-	if err != nil {
-		return resp.StatusCode, fmt.Errorf("http call failed: failed to read response body: %w", err)
-	}
-	if resp.StatusCode != http.StatusOK {
-		s := string(data)
-		if len(s) > 512 {
-			s = s[:512] + "..."
-		}
-		return resp.StatusCode, fmt.Errorf("http call failed: got response with status code %d != 200: response : %q", resp.StatusCode, s)
-	}
-	if err := json.Unmarshal(data, response); err != nil {
-		return resp.StatusCode, fmt.Errorf("http call failed: failed to decode response: %w", err)
-	}
-	return resp.StatusCode, nil
+	return c.Post(ctx, hook.Path(handler), body, timeout, response, false)
 }
 
 // discover calls Discovery and returns the handlers (timeouts defaulted) in catalog-then-name order.
