@@ -175,25 +175,30 @@ export interface CapiCallerResult {
 
 /** Runs the CAPI-imitating caller (args: --url, --ca-file, [--client-cert, --client-key, --hooks, --timeout, --fixtures-dir]). */
 export async function runCapiCaller (args: string[], opts: { timeoutMs?: number } = {}): Promise<CapiCallerResult> {
+  return runJsonLines<CapiCall>('caller', args, opts.timeoutMs ?? 120_000)
+}
+
+/** Runs one of the module's commands that print a JSON object per line; kills it after timeoutMs. */
+async function runJsonLines<T> (command: string, args: string[], timeoutMs: number): Promise<{ code: number | null, calls: T[], stdout: string, stderr: string }> {
   const bin = await binDir()
   return new Promise((resolve, reject) => {
-    const child = spawn(join(bin, 'caller'), args, { stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(join(bin, command), args, { stdio: ['ignore', 'pipe', 'pipe'] })
     running.add(child)
     installExitHook()
     let stdout = ''
     let stderr = ''
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => { stdout += chunk })
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk })
-    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 120_000)
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs)
     child.on('error', (err) => { clearTimeout(timer); running.delete(child); reject(err) })
     child.on('close', (code) => {
       clearTimeout(timer)
       running.delete(child)
       try {
-        const calls = stdout.split('\n').filter(l => l.trim() !== '').map(l => JSON.parse(l) as CapiCall)
+        const calls = stdout.split('\n').filter(l => l.trim() !== '').map(l => JSON.parse(l) as T)
         resolve({ code, calls, stdout, stderr })
       } catch (err) {
-        reject(new Error(`capi-interop caller printed a non-JSON line: ${String(err)}\n${stdout}`))
+        reject(new Error(`capi-interop ${command} printed a non-JSON line: ${String(err)}\n${stdout.slice(0, 4000)}`))
       }
     })
   })
@@ -251,26 +256,5 @@ export interface RandReqResult {
  * discovered handler like Cluster API's client sends them. The process is killed after timeoutMs (default 10 min).
  */
 export async function runRandReq (args: string[], opts: { timeoutMs?: number } = {}): Promise<RandReqResult> {
-  const bin = await binDir()
-  return new Promise((resolve, reject) => {
-    const child = spawn(join(bin, 'randreq'), args, { stdio: ['ignore', 'pipe', 'pipe'] })
-    running.add(child)
-    installExitHook()
-    let stdout = ''
-    let stderr = ''
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => { stdout += chunk })
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk })
-    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 600_000)
-    child.on('error', (err) => { clearTimeout(timer); running.delete(child); reject(err) })
-    child.on('close', (code) => {
-      clearTimeout(timer)
-      running.delete(child)
-      try {
-        const calls = stdout.split('\n').filter(l => l.trim() !== '').map(l => JSON.parse(l) as RandReqCall)
-        resolve({ code, calls, stdout, stderr })
-      } catch (err) {
-        reject(new Error(`capi-interop randreq printed a non-JSON line: ${String(err)}\n${stdout.slice(0, 4000)}`))
-      }
-    })
-  })
+  return runJsonLines<RandReqCall>('randreq', args, opts.timeoutMs ?? 600_000)
 }
