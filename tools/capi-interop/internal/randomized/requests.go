@@ -211,13 +211,18 @@ func (b *builder) workersPlan(cp []string) []string {
 	return out
 }
 
-// machine returns a Machine like Cluster API's cleanupMachine: TypeMeta, name, namespace, labels, annotations, spec.
-func (b *builder) machine() clusterv1.Machine {
+// cleanedMeta is random metadata as Cluster API's cleanup functions keep it: name, namespace, labels, annotations.
+func (b *builder) cleanedMeta() metav1.ObjectMeta {
 	var meta metav1.ObjectMeta
 	b.f.Fill(&meta)
+	return metav1.ObjectMeta{Name: meta.Name, Namespace: meta.Namespace, Labels: meta.Labels, Annotations: meta.Annotations}
+}
+
+// machine returns a Machine like Cluster API's cleanupMachine: TypeMeta, name, namespace, labels, annotations, spec.
+func (b *builder) machine() clusterv1.Machine {
 	m := clusterv1.Machine{
 		TypeMeta:   metav1.TypeMeta{Kind: "Machine", APIVersion: clusterv1.GroupVersion.String()},
-		ObjectMeta: metav1.ObjectMeta{Name: meta.Name, Namespace: meta.Namespace, Labels: meta.Labels, Annotations: meta.Annotations},
+		ObjectMeta: b.cleanedMeta(),
 	}
 	b.f.Fill(&m.Spec)
 	m.Labels = mergeMaps(m.Labels, map[string]string{"cluster.x-k8s.io/cluster-name": m.Spec.ClusterName})
@@ -226,11 +231,9 @@ func (b *builder) machine() clusterv1.Machine {
 
 // machineSet returns a MachineSet like Cluster API's cleanupMachineSet; its selector matches its template.
 func (b *builder) machineSet() clusterv1.MachineSet {
-	var meta metav1.ObjectMeta
-	b.f.Fill(&meta)
 	ms := clusterv1.MachineSet{
 		TypeMeta:   metav1.TypeMeta{Kind: "MachineSet", APIVersion: clusterv1.GroupVersion.String()},
-		ObjectMeta: metav1.ObjectMeta{Name: meta.Name, Namespace: meta.Namespace, Labels: meta.Labels, Annotations: meta.Annotations},
+		ObjectMeta: b.cleanedMeta(),
 	}
 	b.f.Fill(&ms.Spec)
 	cluster := ms.Spec.ClusterName
