@@ -56,6 +56,38 @@ export class RuntimeCallError extends Error {
   }
 }
 
+/** The outcome of a handler that answered: success, or failure (error for an unknown status) unless its status is Success. */
+export function answeredOutcome (base: { name: string, gvh: GroupVersionHook }, response: Record<string, unknown>, durationMs: number, cached = false): HandlerOutcome {
+  const statusError = checkStatus(response)
+  if (statusError) {
+    return { ...base, outcome: response['status'] === 'Failure' ? 'failure' : 'error', status: String(response['status']), ...messageOf(response), ignored: false, error: statusError, durationMs, response }
+  }
+  return {
+    ...base,
+    outcome: 'success',
+    status: 'Success',
+    ...messageOf(response),
+    ...(typeof response['retryAfterSeconds'] === 'number' ? { retryAfterSeconds: response['retryAfterSeconds'] } : {}),
+    ignored: false,
+    durationMs,
+    ...(cached ? { cached } : {}),
+    response
+  }
+}
+
+/** The outcome of a calling error that failurePolicy Ignore swallows: an empty Success response, as Cluster API answers. */
+export function ignoredOutcome (hook: CatalogHook, base: { name: string, gvh: GroupVersionHook }, error: string, durationMs: number): HandlerOutcome {
+  const response = { kind: hook.responseKind, apiVersion: hook.apiVersion, status: 'Success', ...(hook.blocking ? { retryAfterSeconds: 0 } : {}) }
+  return { ...base, outcome: 'ignored', status: 'Success', ignored: true, error, durationMs, response }
+}
+
+/** The catalog entry of the hook a caller names; a RuntimeCallError when the catalog does not hold it. */
+export function catalogHook (catalog: Catalog, hook: HookDefinition): CatalogHook {
+  const found = catalog.of(hook)
+  if (!found) throw new RuntimeCallError(`hook ${String((hook as { hook?: unknown } | undefined)?.hook)} is not registered in catalog "${catalog.name}"`)
+  return found
+}
+
 /**
  * The aggregate of successful handler outcomes, as Cluster API builds it: status Success, the messages of the handlers
  * that answered joined with ", ", and for blocking hooks the lowest non-zero retryAfterSeconds.
@@ -243,9 +275,7 @@ export class HttpRuntimeClient implements RuntimeClient {
   }
 
   #hook (hook: HookDefinition): CatalogHook {
-    const found = this.catalog.of(hook)
-    if (!found) throw new RuntimeCallError(`hook ${String((hook as { hook?: unknown } | undefined)?.hook)} is not registered in catalog "${this.catalog.name}"`)
-    return found
+    return catalogHook(this.catalog, hook)
   }
 
   async #matching (entry: CatalogHook, forObject: KubeObject, namespaces: Map<string, Promise<Labels | undefined>>): Promise<ExtensionRegistration[]> {
@@ -294,7 +324,7 @@ export class HttpRuntimeClient implements RuntimeClient {
       const cacheKey = useCache ? createHash('sha256').update(`${registration.name}\0${registration.extensionConfigResourceVersion}\0${stableJson(wire)}`).digest('hex') : ''
       if (useCache) {
         const hit = this.#cache.get(cacheKey)
-        if (hit && hit.expires > this.#now()) return this.#success(base, structuredClone(hit.response), durationMs(), true)
+        if (hit && hit.expires > this.#now()) return answeredOutcome(base, structuredClone(hit.response), durationMs(), true)
         if (hit) this.#cache.delete(cacheKey)
       }
       let ca: string | undefined
@@ -330,45 +360,17 @@ export class HttpRuntimeClient implements RuntimeClient {
         throw new HandlerError(`http call failed: failed to convert response from ${regHook.apiVersion}.${regHook.responseKind} to ${entry.apiVersion}.${entry.responseKind}: ${(err as Error).message}`)
       }
       response = { kind: entry.responseKind, apiVersion: entry.apiVersion, ...response }
-      const statusError = checkStatus(response)
-      if (statusError) {
-        return {
-          ...base,
-          outcome: response['status'] === 'Failure' ? 'failure' : 'error',
-          status: String(response['status']),
-          ...messageOf(response),
-          ignored: false,
-          error: statusError,
-          durationMs: durationMs(),
-          response
-        }
-      }
-      const retry = typeof response['retryAfterSeconds'] === 'number' ? response['retryAfterSeconds'] : 0
-      if (useCache && retry > 0) this.#cache.set(cacheKey, { expires: this.#now() + retry * 1000, response: structuredClone(response) })
-      return this.#success(base, response, durationMs(), false)
+      const outcome = answeredOutcome(base, response, durationMs())
+      const retry = outcome.retryAfterSeconds ?? 0
+      if (useCache && outcome.outcome === 'success' && retry > 0) this.#cache.set(cacheKey, { expires: this.#now() + retry * 1000, response: structuredClone(response) })
+      return outcome
     } catch (err) {
       const message = (err instanceof CallingError ? 'http call failed: ' : '') + (err as Error).message
       if (err instanceof CallingError && registration.failurePolicy === 'Ignore') {
         this.metrics.ignoredFailures.inc({ host: hostOf(registration), ...gvhLabels(entry.gvh), name: registration.name })
-        const response: Record<string, unknown> = { kind: entry.responseKind, apiVersion: entry.apiVersion, status: 'Success' }
-        if (entry.blocking) response['retryAfterSeconds'] = 0
-        return { ...base, outcome: 'ignored', status: 'Success', ignored: true, error: message, durationMs: durationMs(), response }
+        return ignoredOutcome(entry, base, message, durationMs())
       }
       return { ...base, outcome: err instanceof CancelledError ? 'cancelled' : 'error', ignored: false, error: message, durationMs: durationMs() }
-    }
-  }
-
-  #success (base: { name: string, gvh: GroupVersionHook }, response: Record<string, unknown>, durationMs: number, cached: boolean): HandlerOutcome {
-    return {
-      ...base,
-      outcome: 'success',
-      status: 'Success',
-      ...messageOf(response),
-      ...(typeof response['retryAfterSeconds'] === 'number' ? { retryAfterSeconds: response['retryAfterSeconds'] } : {}),
-      ignored: false,
-      durationMs,
-      ...(cached ? { cached } : {}),
-      response
     }
   }
 
@@ -510,8 +512,8 @@ function discoveryHandlerShapeError (handlers: unknown): string | undefined {
   return undefined
 }
 
-/** Cluster API's status check: Success passes, Failure and anything else are errors (never ignored). Shared with the fake client. */
-export function checkStatus (response: Record<string, unknown>): string | undefined {
+/** Cluster API's status check: Success passes, Failure and anything else are errors (never ignored). */
+function checkStatus (response: Record<string, unknown>): string | undefined {
   const status = response['status']
   const message = typeof response['message'] === 'string' ? response['message'] : ''
   if (status === 'Success') return undefined

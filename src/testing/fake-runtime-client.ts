@@ -6,7 +6,7 @@ import type { ExtensionConfig } from '../api/extension-config.js'
 import type { Catalog, CatalogHook } from '../catalog/catalog.js'
 import { createCatalog } from '../catalog/default.js'
 import { groupHookString } from '../catalog/identity.js'
-import { aggregateResponses, checkStatus, RuntimeCallError } from '../client/client.js'
+import { aggregateResponses, answeredOutcome, catalogHook, ignoredOutcome, RuntimeCallError } from '../client/client.js'
 import type { CallResult, HandlerOutcome, KubeObject, RuntimeClient } from '../client/runtime-client.js'
 import type { HandlerResult } from '../server/types.js'
 
@@ -129,9 +129,7 @@ export class FakeRuntimeClient implements RuntimeClient {
   }
 
   #hook (hook: HookDefinition): CatalogHook {
-    const entry = this.catalog.of(hook)
-    if (!entry) throw new RuntimeCallError(`hook ${String((hook as { hook?: unknown } | undefined)?.hook)} is not registered in catalog "${this.catalog.name}"`)
-    return entry
+    return catalogHook(this.catalog, hook)
   }
 
   #checkReady (entry: CatalogHook): void {
@@ -153,19 +151,9 @@ export class FakeRuntimeClient implements RuntimeClient {
     base.durationMs = performance.now() - started
     if (typeof answer === 'object' && answer !== null && 'error' in answer) {
       const error = `http call failed: ${String((answer as { error: unknown }).error)}`
-      if (handler.options.failurePolicy === 'Ignore') {
-        const response = { kind: hook.responseKind, apiVersion: hook.apiVersion, status: 'Success', ...(hook.blocking ? { retryAfterSeconds: 0 } : {}) }
-        return { ...base, outcome: 'ignored', status: 'Success', ignored: true, error, response }
-      }
+      if (handler.options.failurePolicy === 'Ignore') return ignoredOutcome(hook, base, error, base.durationMs)
       return { ...base, outcome: 'error', ignored: false, error }
     }
-    const response: Record<string, unknown> = { kind: hook.responseKind, apiVersion: hook.apiVersion, ...(hook.blocking ? { retryAfterSeconds: 0 } : {}), ...answer as Record<string, unknown> }
-    const message = typeof response['message'] === 'string' && response['message'] !== '' ? { message: response['message'] } : {}
-    const statusError = checkStatus(response)
-    if (statusError) {
-      return { ...base, outcome: response['status'] === 'Failure' ? 'failure' : 'error', status: String(response['status']), ...message, ignored: false, error: statusError, response }
-    }
-    const retry = typeof response['retryAfterSeconds'] === 'number' ? { retryAfterSeconds: response['retryAfterSeconds'] } : {}
-    return { ...base, outcome: 'success', status: 'Success', ...message, ...retry, ignored: false, response }
+    return answeredOutcome(base, { kind: hook.responseKind, apiVersion: hook.apiVersion, ...(hook.blocking ? { retryAfterSeconds: 0 } : {}), ...answer as Record<string, unknown> }, base.durationMs)
   }
 }
