@@ -346,1076 +346,3665 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description LabelSelector selects objects by labels. */
+        "k8s.io.api.core.v1.ConditionStatus": string;
+        "k8s.io.api.core.v1.NodeConditionType": string;
+        /** @description NodeSwapStatus represents swap memory information. */
+        "k8s.io.api.core.v1.NodeSwapStatus": {
+            /**
+             * Format: int64
+             * @description Total amount of swap memory in bytes.
+             */
+            capacity?: number;
+        };
+        /** @description NodeSystemInfo is a set of ids/uuids to uniquely identify the node. */
+        "k8s.io.api.core.v1.NodeSystemInfo": {
+            /** @description The Architecture reported by the node */
+            architecture: string;
+            /** @description Boot ID reported by the node. */
+            bootID: string;
+            /** @description ContainerRuntime Version reported by the node through runtime remote API (e.g. containerd://1.4.2). */
+            containerRuntimeVersion: string;
+            /** @description Kernel Version reported by the node from 'uname -r' (e.g. 3.16.0-0.bpo.4-amd64). */
+            kernelVersion: string;
+            /** @description Kubelet Version reported by the node. */
+            kubeletVersion: string;
+            /** @description Deprecated: KubeProxy Version reported by the node. */
+            kubeProxyVersion: string;
+            /**
+             * @description MachineID reported by the node. For unique machine identification
+             *     in the cluster this field is preferred. Learn more from man(5)
+             *     machine-id: http://man7.org/linux/man-pages/man5/machine-id.5.html
+             */
+            machineID: string;
+            /** @description The Operating System reported by the node */
+            operatingSystem: string;
+            /** @description OS Image reported by the node from /etc/os-release (e.g. Debian GNU/Linux 7 (wheezy)). */
+            osImage: string;
+            /** @description Swap Info reported by the node. */
+            swap?: components["schemas"]["k8s.io.api.core.v1.NodeSwapStatus"];
+            /**
+             * @description SystemUUID reported by the node. For unique machine identification
+             *     MachineID is preferred. This field is specific to Red Hat hosts
+             *     https://access.redhat.com/documentation/en-us/red_hat_subscription_management/1/html/rhsm/uuid
+             */
+            systemUUID: string;
+        };
+        "k8s.io.api.core.v1.TaintEffect": string;
+        "k8s.io.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSON": unknown;
+        /** @description Condition contains details for one aspect of the current state of this API Resource. */
+        "k8s.io.apimachinery.pkg.apis.meta.v1.Condition": {
+            /**
+             * @description lastTransitionTime is the last time the condition transitioned from one status to another.
+             *     This should be when the underlying condition changed.  If that is not known, then using the time when the API field changed is acceptable.
+             */
+            lastTransitionTime: components["schemas"]["k8s.io.apimachinery.pkg.apis.meta.v1.Time"] | null;
+            /**
+             * @description message is a human readable message indicating details about the transition.
+             *     This may be an empty string.
+             */
+            message: string;
+            /**
+             * Format: int64
+             * @description observedGeneration represents the .metadata.generation that the condition was set based upon.
+             *     For instance, if .metadata.generation is currently 12, but the .status.conditions[x].observedGeneration is 9, the condition is out of date
+             *     with respect to the current state of the instance.
+             */
+            observedGeneration?: number;
+            /**
+             * @description reason contains a programmatic identifier indicating the reason for the condition's last transition.
+             *     Producers of specific condition types may define expected values and meanings for this field,
+             *     and whether the values are considered a guaranteed API.
+             *     The value should be a CamelCase string.
+             *     This field may not be empty.
+             */
+            reason: string;
+            /**
+             * @description status of the condition, one of True, False, Unknown.
+             * @enum {unknown}
+             */
+            status: "True" | "False" | "Unknown";
+            /** @description type of condition in CamelCase or in foo.example.com/CamelCase. */
+            type: string;
+        };
+        "k8s.io.apimachinery.pkg.apis.meta.v1.ConditionStatus": string;
+        /** @description FieldsV1 stores a set of fields in a data structure like a Trie, in JSON format. */
+        "k8s.io.apimachinery.pkg.apis.meta.v1.FieldsV1": Record<string, never>;
+        /**
+         * @description A label selector is a label query over a set of resources. The result of matchLabels and
+         *     matchExpressions are ANDed. An empty label selector matches all objects. A null
+         *     label selector matches no objects.
+         */
         "k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector": {
-            /** @description matchExpressions requires every expression to match. */
+            /** @description matchExpressions is a list of label selector requirements. The requirements are ANDed. */
             matchExpressions?: components["schemas"]["k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement"][];
-            /** @description matchLabels requires each label to have the given value. */
+            /**
+             * @description matchLabels is a map of {key,value} pairs. A single {key,value} in the matchLabels
+             *     map is equivalent to an element of matchExpressions, whose key field is "key", the
+             *     operator is "In", and the values array contains only "value". The requirements are ANDed.
+             */
             matchLabels?: {
                 [key: string]: string;
             };
-        } & {
-            [key: string]: unknown;
         };
-        /** @description LabelSelectorRequirement is one requirement of a label selector. */
+        /** @description A label selector operator is the set of operators that can be used in a selector requirement. */
+        "k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelectorOperator": string;
+        /**
+         * @description A label selector requirement is a selector that contains values, a key, and an operator that
+         *     relates the key and values.
+         */
         "k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement": {
-            /** @description key is the label key the selector applies to. */
+            /** @description key is the label key that the selector applies to. */
             key: string;
-            /** @description operator is one of In, NotIn, Exists and DoesNotExist. */
-            operator: string;
-            /** @description values are the label values for In and NotIn. */
+            /**
+             * @description operator represents a key's relationship to a set of values.
+             *     Valid operators are In, NotIn, Exists and DoesNotExist.
+             */
+            operator: components["schemas"]["k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelectorOperator"];
+            /**
+             * @description values is an array of string values. If the operator is In or NotIn,
+             *     the values array must be non-empty. If the operator is Exists or DoesNotExist,
+             *     the values array must be empty. This array is replaced during a strategic
+             *     merge patch.
+             */
             values?: string[];
-        } & {
-            [key: string]: unknown;
         };
-        /** @description ObjectMeta is the standard Kubernetes object metadata. */
+        /**
+         * @description ManagedFieldsEntry is a workflow-id, a FieldSet and the group version of the resource
+         *     that the fieldset applies to.
+         */
+        "k8s.io.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry": {
+            /**
+             * @description APIVersion defines the version of this resource that this field set
+             *     applies to. The format is "group/version" just like the top-level
+             *     APIVersion field. It is necessary to track the version of a field
+             *     set because it cannot be automatically converted.
+             */
+            apiVersion?: string;
+            /**
+             * @description FieldsType is the discriminator for the different fields format and version.
+             *     There is currently only one possible value: "FieldsV1"
+             */
+            fieldsType?: string;
+            /** @description FieldsV1 holds the first JSON version format as described in the "FieldsV1" type. */
+            fieldsV1?: components["schemas"]["k8s.io.apimachinery.pkg.apis.meta.v1.FieldsV1"];
+            /** @description Manager is an identifier of the workflow managing these fields. */
+            manager?: string;
+            /**
+             * @description Operation is the type of operation which lead to this ManagedFieldsEntry being created.
+             *     The only valid values for this field are 'Apply' and 'Update'.
+             */
+            operation?: components["schemas"]["k8s.io.apimachinery.pkg.apis.meta.v1.ManagedFieldsOperationType"];
+            /**
+             * @description Subresource is the name of the subresource used to update that object, or
+             *     empty string if the object was updated through the main resource. The
+             *     value of this field is used to distinguish between managers, even if they
+             *     share the same name. For example, a status update will be distinct from a
+             *     regular update using the same manager name.
+             *     Note that the APIVersion field is not related to the Subresource field and
+             *     it always corresponds to the version of the main resource.
+             */
+            subresource?: string;
+            /**
+             * @description Time is the timestamp of when the ManagedFields entry was added. The
+             *     timestamp will also be updated if a field is added, the manager
+             *     changes any of the owned fields value or removes a field. The
+             *     timestamp does not update when a field is removed from the entry
+             *     because another manager took it over.
+             */
+            time?: components["schemas"]["k8s.io.apimachinery.pkg.apis.meta.v1.Time"];
+        };
+        /** @description ManagedFieldsOperationType is the type of operation which lead to a ManagedFieldsEntry being created. */
+        "k8s.io.apimachinery.pkg.apis.meta.v1.ManagedFieldsOperationType": string;
+        /**
+         * @description ObjectMeta is metadata that all persisted resources must have, which includes all objects
+         *     users must create.
+         */
         "k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta": {
-            /** @description annotations are the object's annotations. */
+            /**
+             * @description Annotations is an unstructured key value map stored with a resource that may be
+             *     set by external tools to store and retrieve arbitrary metadata. They are not
+             *     queryable and should be preserved when modifying objects.
+             *     More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/annotations
+             */
             annotations?: {
                 [key: string]: string;
             };
-            /** @description creationTimestamp is when the object was created (RFC 3339). */
-            creationTimestamp?: string | null;
-            /** @description deletionTimestamp is when deletion was requested (RFC 3339). */
-            deletionTimestamp?: string;
-            /** @description finalizers must be empty before the object is deleted. */
+            /**
+             * @description CreationTimestamp is a timestamp representing the server time when this object was
+             *     created. It is not guaranteed to be set in happens-before order across separate operations.
+             *     Clients may not set this value. It is represented in RFC3339 form and is in UTC.
+             *
+             *     Populated by the system.
+             *     Read-only.
+             *     Null for lists.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
+             */
+            creationTimestamp?: components["schemas"]["k8s.io.apimachinery.pkg.apis.meta.v1.Time"];
+            /**
+             * Format: int64
+             * @description Number of seconds allowed for this object to gracefully terminate before
+             *     it will be removed from the system. Only set when deletionTimestamp is also set.
+             *     May only be shortened.
+             *     Read-only.
+             */
+            deletionGracePeriodSeconds?: number;
+            /**
+             * @description DeletionTimestamp is RFC 3339 date and time at which this resource will be deleted. This
+             *     field is set by the server when a graceful deletion is requested by the user, and is not
+             *     directly settable by a client. The resource is expected to be deleted (no longer visible
+             *     from resource lists, and not reachable by name) after the time in this field, once the
+             *     finalizers list is empty. As long as the finalizers list contains items, deletion is blocked.
+             *     Once the deletionTimestamp is set, this value may not be unset or be set further into the
+             *     future, although it may be shortened or the resource may be deleted prior to this time.
+             *     For example, a user may request that a pod is deleted in 30 seconds. The Kubelet will react
+             *     by sending a graceful termination signal to the containers in the pod. After that 30 seconds,
+             *     the Kubelet will send a hard termination signal (SIGKILL) to the container and after cleanup,
+             *     remove the pod from the API. In the presence of network partitions, this object may still
+             *     exist after this timestamp, until an administrator or automated process can determine the
+             *     resource is fully terminated.
+             *     If not set, graceful deletion of the object has not been requested.
+             *
+             *     Populated by the system when a graceful deletion is requested.
+             *     Read-only.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
+             */
+            deletionTimestamp?: components["schemas"]["k8s.io.apimachinery.pkg.apis.meta.v1.Time"];
+            /**
+             * @description Must be empty before the object is deleted from the registry. Each entry
+             *     is an identifier for the responsible component that will remove the entry
+             *     from the list. If the deletionTimestamp of the object is non-nil, entries
+             *     in this list can only be removed.
+             *     Finalizers may be processed and removed in any order.  Order is NOT enforced
+             *     because it introduces significant risk of stuck finalizers.
+             *     finalizers is a shared field, any actor with permission can reorder it.
+             *     If the finalizer list is processed in order, then this can lead to a situation
+             *     in which the component responsible for the first finalizer in the list is
+             *     waiting for a signal (field value, external system, or other) produced by a
+             *     component responsible for a finalizer later in the list, resulting in a deadlock.
+             *     Without enforced ordering finalizers are free to order amongst themselves and
+             *     are not vulnerable to ordering changes in the list.
+             */
             finalizers?: string[];
-            /** @description generateName is the prefix the server used to generate the name. */
+            /**
+             * @description GenerateName is an optional prefix, used by the server, to generate a unique
+             *     name ONLY IF the Name field has not been provided.
+             *     If this field is used, the name returned to the client will be different
+             *     than the name passed. This value will also be combined with a unique suffix.
+             *     The provided value has the same validation rules as the Name field,
+             *     and may be truncated by the length of the suffix required to make the value
+             *     unique on the server.
+             *
+             *     If this field is specified and the generated name exists, the server will return a 409.
+             *
+             *     Applied only if Name is not specified.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#idempotency
+             */
             generateName?: string;
             /**
              * Format: int64
-             * @description generation counts changes to the desired state.
+             * @description A sequence number representing a specific generation of the desired state.
+             *     Populated by the system. Read-only.
              */
             generation?: number;
-            /** @description labels are the object's labels. */
+            /**
+             * @description Map of string keys and values that can be used to organize and categorize
+             *     (scope and select) objects. May match selectors of replication controllers
+             *     and services.
+             *     More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels
+             */
             labels?: {
                 [key: string]: string;
             };
-            /** @description name of the object, unique within its namespace. */
+            /**
+             * @description ManagedFields maps workflow-id and version to the set of fields
+             *     that are managed by that workflow. This is mostly for internal
+             *     housekeeping, and users typically shouldn't need to set or
+             *     understand this field. A workflow can be the user's name, a
+             *     controller's name, or the name of a specific apply path like
+             *     "ci-cd". The set of fields is always in the version that the
+             *     workflow used when modifying the object.
+             */
+            managedFields?: components["schemas"]["k8s.io.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry"][];
+            /**
+             * @description Name must be unique within a namespace. Is required when creating resources, although
+             *     some resources may allow a client to request the generation of an appropriate name
+             *     automatically. Name is primarily intended for creation idempotence and configuration
+             *     definition.
+             *     Cannot be updated.
+             *     More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names
+             */
             name?: string;
-            /** @description namespace of the object. */
+            /**
+             * @description Namespace defines the space within which each name must be unique. An empty namespace is
+             *     equivalent to the "default" namespace, but "default" is the canonical representation.
+             *     Not all objects are required to be scoped to a namespace - the value of this field for
+             *     those objects will be empty.
+             *
+             *     Must be a DNS_LABEL.
+             *     Cannot be updated.
+             *     More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/namespaces
+             */
             namespace?: string;
-            /** @description ownerReferences lists the objects that own this one. */
+            /**
+             * @description List of objects depended by this object. If ALL objects in the list have
+             *     been deleted, this object will be garbage collected. If this object is managed by a controller,
+             *     then an entry in this list will point to this controller, with the controller field set to true.
+             *     There cannot be more than one managing controller.
+             */
             ownerReferences?: components["schemas"]["k8s.io.apimachinery.pkg.apis.meta.v1.OwnerReference"][];
-            /** @description resourceVersion is the opaque version of the object. */
+            /**
+             * @description An opaque value that represents the internal version of this object that can
+             *     be used by clients to determine when objects have changed. May be used for optimistic
+             *     concurrency, change detection, and the watch operation on a resource or set of resources.
+             *     Clients must treat these values as opaque and passed unmodified back to the server.
+             *     They may only be valid for a particular resource or set of resources.
+             *
+             *     Populated by the system.
+             *     Read-only.
+             *     Value must be treated as opaque by clients and .
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#concurrency-control-and-consistency
+             */
             resourceVersion?: string;
-            /** @description uid is the unique identifier the server assigned. */
-            uid?: string;
-        } & {
-            [key: string]: unknown;
+            /** @description Deprecated: selfLink is a legacy read-only field that is no longer populated by the system. */
+            selfLink?: string;
+            /**
+             * @description UID is the unique in time and space value for this object. It is typically generated by
+             *     the server on successful creation of a resource and is not allowed to change on PUT
+             *     operations.
+             *
+             *     Populated by the system.
+             *     Read-only.
+             *     More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#uids
+             */
+            uid?: components["schemas"]["k8s.io.apimachinery.pkg.types.UID"];
         };
-        /** @description OwnerReference identifies an owning object. */
+        /**
+         * @description OwnerReference contains enough information to let you identify an owning
+         *     object. An owning object must be in the same namespace as the dependent, or
+         *     be cluster-scoped, so there is no namespace field.
+         */
         "k8s.io.apimachinery.pkg.apis.meta.v1.OwnerReference": {
-            /** @description apiVersion of the owner. */
+            /** @description API version of the referent. */
             apiVersion: string;
-            /** @description blockOwnerDeletion blocks deletion of the owner until this object is gone. */
+            /**
+             * @description If true, AND if the owner has the "foregroundDeletion" finalizer, then
+             *     the owner cannot be deleted from the key-value store until this
+             *     reference is removed.
+             *     See https://kubernetes.io/docs/concepts/architecture/garbage-collection/#foreground-deletion
+             *     for how the garbage collector interacts with this field and enforces the foreground deletion.
+             *     Defaults to false.
+             *     To set this field, a user needs "delete" permission of the owner,
+             *     otherwise 422 (Unprocessable Entity) will be returned.
+             */
             blockOwnerDeletion?: boolean;
-            /** @description controller is true if the owner is the managing controller. */
+            /** @description If true, this reference points to the managing controller. */
             controller?: boolean;
-            /** @description kind of the owner. */
+            /**
+             * @description Kind of the referent.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
+             */
             kind: string;
-            /** @description name of the owner. */
+            /**
+             * @description Name of the referent.
+             *     More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names
+             */
             name: string;
-            /** @description uid of the owner. */
-            uid: string;
-        } & {
-            [key: string]: unknown;
+            /**
+             * @description UID of the referent.
+             *     More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#uids
+             */
+            uid: components["schemas"]["k8s.io.apimachinery.pkg.types.UID"];
         };
-        /** @description Cluster is a Cluster API Cluster (cluster.x-k8s.io/v1beta2). */
+        /** Format: date-time */
+        "k8s.io.apimachinery.pkg.apis.meta.v1.Time": string | null;
+        "k8s.io.apimachinery.pkg.runtime.RawExtension": Record<string, never>;
+        /**
+         * @description UID is a type that holds unique ID values, including UUIDs.  Because we
+         *     don't ONLY use UUIDs, this is an alias to string.  Being a type captures
+         *     intent and helps make sure that UIDs and names do not get conflated.
+         */
+        "k8s.io.apimachinery.pkg.types.UID": string;
+        "k8s.io.apimachinery.pkg.util.intstr.IntOrString": number | string;
+        /** @description APIEndpoint represents a reachable Kubernetes API endpoint. */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.APIEndpoint": {
+            /** @description host is the hostname on which the API server is serving. */
+            host?: string;
+            /**
+             * Format: int32
+             * @description port is the port on which the API server is serving.
+             */
+            port?: number;
+        };
+        /** @description Bootstrap encapsulates fields to configure the Machine’s bootstrapping mechanism. */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.Bootstrap": {
+            /**
+             * @description configRef is a reference to a bootstrap provider-specific resource
+             *     that holds configuration details. The reference is optional to
+             *     allow users/operators to specify Bootstrap.DataSecretName without
+             *     the need of a controller.
+             */
+            configRef?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.ContractVersionedObjectReference"];
+            /**
+             * @description dataSecretName is the name of the secret that stores the bootstrap data script.
+             *     If nil, the Machine should remain in the Pending state.
+             */
+            dataSecretName?: string;
+        };
+        /** @description Cluster is the Schema for the clusters API. */
         "sigs.k8s.io.cluster-api.api.core.v1beta2.Cluster": {
-            /** @description apiVersion is "cluster.x-k8s.io/v1beta2" when set. */
+            /**
+             * @description APIVersion defines the versioned schema of this representation of an object.
+             *     Servers should convert recognized schemas to the latest internal value, and
+             *     may reject unrecognized values.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources
+             */
             apiVersion?: string;
-            /** @description kind is "Cluster" when the caller sets type information; extensions must not rely on it. */
+            /**
+             * @description Kind is a string value representing the REST resource this object represents.
+             *     Servers may infer this from the endpoint the client submits requests to.
+             *     Cannot be updated.
+             *     In CamelCase.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
+             */
             kind?: string;
-            metadata?: components["schemas"]["k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta"];
+            /**
+             * @description metadata is the standard object's metadata.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
+             */
+            metadata: components["schemas"]["k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta"];
+            /** @description spec is the desired state of Cluster. */
             spec?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.ClusterSpec"];
-            /** @description status is the observed state; passed through unchanged. */
-            status?: {
-                [key: string]: unknown;
-            };
-        } & {
-            [key: string]: unknown;
+            /** @description status is the observed state of Cluster. */
+            status?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.ClusterStatus"];
         };
-        /** @description ClusterClassVariable defines a variable a ClusterClass accepts. */
+        /** @description ClusterAvailabilityGate contains the type of a Cluster condition to be used as availability gate. */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.ClusterAvailabilityGate": {
+            /**
+             * @description conditionType refers to a condition with matching type in the Cluster's condition list.
+             *     If the conditions doesn't exist, it will be treated as unknown.
+             *     Note: Both Cluster API conditions or conditions added by 3rd party controllers can be used as availability gates.
+             */
+            conditionType?: string;
+            /**
+             * @description polarity of the conditionType specified in this availabilityGate.
+             *     Valid values are Positive, Negative and omitted.
+             *     When omitted, the default behaviour will be Positive.
+             *     A positive polarity means that the condition should report a true status under normal conditions.
+             *     A negative polarity means that the condition should report a false status under normal conditions.
+             */
+            polarity?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.ConditionPolarity"];
+        };
+        /** @description ClusterClassRef is the ref to the ClusterClass that should be used for the topology. */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.ClusterClassRef": {
+            /**
+             * @description name is the name of the ClusterClass that should be used for the topology.
+             *     name must be a valid ClusterClass name and because of that be at most 253 characters in length
+             *     and it must consist only of lower case alphanumeric characters, hyphens (-) and periods (.), and must start
+             *     and end with an alphanumeric character.
+             */
+            name?: string;
+            /**
+             * @description namespace is the namespace of the ClusterClass that should be used for the topology.
+             *     If namespace is empty or not set, it is defaulted to the namespace of the Cluster object.
+             *     namespace must be a valid namespace name and because of that be at most 63 characters in length
+             *     and it must consist only of lower case alphanumeric characters or hyphens (-), and must start
+             *     and end with an alphanumeric character.
+             */
+            namespace?: string;
+        };
+        /**
+         * @description ClusterClassVariable defines a variable which can
+         *     be configured in the Cluster topology and used in patches.
+         */
         "sigs.k8s.io.cluster-api.api.core.v1beta2.ClusterClassVariable": {
-            /** @description deprecatedV1Beta1Metadata is kept for older clients. */
-            deprecatedV1Beta1Metadata?: {
-                /** @description annotations of the variable (deprecated). */
-                annotations?: {
-                    [key: string]: string;
-                };
-                /** @description labels of the variable (deprecated). */
-                labels?: {
-                    [key: string]: string;
-                };
-            } & {
-                [key: string]: unknown;
-            };
+            /**
+             * @description deprecatedV1Beta1Metadata is the metadata of a variable.
+             *     It can be used to add additional data for higher level tools to
+             *     a ClusterClassVariable.
+             *
+             *     Deprecated: This field is deprecated and will be removed when support for v1beta1 will be dropped. Please use XMetadata in JSONSchemaProps instead.
+             */
+            deprecatedV1Beta1Metadata?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.ClusterClassVariableMetadata"];
             /** @description name of the variable. */
-            name: string;
-            /** @description required means the variable must be set on Clusters. */
+            name?: string;
+            /**
+             * @description required specifies if the variable is required.
+             *     Note: this applies to the variable as a whole and thus the
+             *     top-level object defined in the schema. If nested fields are
+             *     required, this will be specified inside the schema.
+             */
             required?: boolean;
-            /** @description schema defines the variable's values. */
-            schema: {
-                openAPIV3Schema: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.JSONSchemaProps"];
-            } & {
-                [key: string]: unknown;
-            };
-        } & {
-            [key: string]: unknown;
+            /** @description schema defines the schema of the variable. */
+            schema?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.VariableSchema"];
         };
-        /** @description ClusterSpec is the desired state of a Cluster. */
-        "sigs.k8s.io.cluster-api.api.core.v1beta2.ClusterSpec": {
-            /** @description clusterNetwork is the Cluster's network configuration. */
-            clusterNetwork?: {
-                /**
-                 * Format: int32
-                 * @description apiServerPort is the API server port.
-                 */
-                apiServerPort?: number;
-                /** @description pods are the network ranges pod networks are allocated from. */
-                pods?: {
-                    /** @description cidrBlocks are CIDR ranges. */
-                    cidrBlocks?: string[];
-                } & {
-                    [key: string]: unknown;
-                };
-                /** @description serviceDomain is the domain name for services. */
-                serviceDomain?: string;
-                /** @description services are the network ranges service VIPs are allocated from. */
-                services?: {
-                    /** @description cidrBlocks are CIDR ranges. */
-                    cidrBlocks?: string[];
-                } & {
-                    [key: string]: unknown;
-                };
-            } & {
-                [key: string]: unknown;
-            };
-            /** @description controlPlaneEndpoint is where the API server is reached. */
-            controlPlaneEndpoint?: {
-                /** @description host of the API server endpoint. */
-                host?: string;
-                /**
-                 * Format: int32
-                 * @description port of the API server endpoint.
-                 */
-                port?: number;
-            } & {
-                [key: string]: unknown;
-            };
-            controlPlaneRef?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.ContractVersionedObjectReference"];
-            infrastructureRef?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.ContractVersionedObjectReference"];
-            /** @description paused stops reconciliation of the Cluster. */
-            paused?: boolean;
-            topology?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.Topology"];
-        } & {
-            [key: string]: unknown;
-        };
-        /** @description ClusterVariable is a variable value set on a Cluster topology. */
-        "sigs.k8s.io.cluster-api.api.core.v1beta2.ClusterVariable": {
-            /** @description name of the variable. */
-            name?: string;
-            /** @description value of the variable, any JSON. */
-            value?: unknown;
-        } & {
-            [key: string]: unknown;
-        };
-        /** @description ContractVersionedObjectReference references an object by group, kind and name. */
-        "sigs.k8s.io.cluster-api.api.core.v1beta2.ContractVersionedObjectReference": {
-            /** @description apiGroup of the referenced object. */
-            apiGroup?: string;
-            /** @description kind of the referenced object. */
-            kind?: string;
-            /** @description name of the referenced object. */
-            name?: string;
-        } & {
-            [key: string]: unknown;
-        };
-        /** @description JSONSchemaProps is the OpenAPI schema of a ClusterClass variable. */
-        "sigs.k8s.io.cluster-api.api.core.v1beta2.JSONSchemaProps": {
-            /** @description default value of the variable. */
-            default?: unknown;
-            /** @description description of the variable. */
-            description?: string;
-            /** @description enum lists the allowed values. */
-            enum?: unknown[];
-            /** @description example value of the variable. */
-            example?: unknown;
-            /** @description format of a string value. */
-            format?: string;
-            /** @description items is the schema of array elements. */
-            items?: {
-                [key: string]: unknown;
-            };
-            /** @description pattern a string value must match. */
-            pattern?: string;
-            /** @description properties are the schemas of the object's fields. */
-            properties?: {
-                [key: string]: Record<string, never>;
-            };
-            /** @description required lists the mandatory properties. */
-            required?: string[];
-            /** @description type is one of object, array, string, integer, number and boolean. */
-            type?: string;
-        } & {
-            [key: string]: unknown;
-        };
-        /** @description Machine is a Cluster API Machine (cluster.x-k8s.io/v1beta2). */
-        "sigs.k8s.io.cluster-api.api.core.v1beta2.Machine": {
-            /** @description apiVersion is "cluster.x-k8s.io/v1beta2" when set. */
-            apiVersion?: string;
-            /** @description kind is "Machine" when the caller sets type information; extensions must not rely on it. */
-            kind?: string;
-            metadata?: components["schemas"]["k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta"];
-            spec?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.MachineSpec"];
-            /** @description status is the observed state; passed through unchanged. */
-            status?: {
-                [key: string]: unknown;
-            };
-        } & {
-            [key: string]: unknown;
-        };
-        /** @description MachineDeploymentTopology describes one MachineDeployment of a topology. */
-        "sigs.k8s.io.cluster-api.api.core.v1beta2.MachineDeploymentTopology": {
-            /** @description class is the MachineDeploymentClass this topology uses. */
-            class?: string;
-            /** @description failureDomain for the machines. */
-            failureDomain?: string;
-            metadata?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.ObjectMeta"];
-            /** @description name is unique within the Cluster topology. */
-            name?: string;
+        /**
+         * @description ClusterClassVariableMetadata is the metadata of a variable.
+         *     It can be used to add additional data for higher level tools to
+         *     a ClusterClassVariable.
+         *
+         *     Deprecated: This struct is deprecated and is going to be removed in the next apiVersion.
+         */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.ClusterClassVariableMetadata": {
             /**
-             * Format: int32
-             * @description replicas is the desired number of machines.
+             * @description annotations is an unstructured key value map that can be used to store and
+             *     retrieve arbitrary metadata.
+             *     They are not queryable.
              */
-            replicas?: number;
-        } & {
-            [key: string]: unknown;
-        };
-        /** @description MachinePoolTopology describes one MachinePool of a topology. */
-        "sigs.k8s.io.cluster-api.api.core.v1beta2.MachinePoolTopology": {
-            /** @description class is the MachinePoolClass this topology uses. */
-            class?: string;
-            metadata?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.ObjectMeta"];
-            /** @description name is unique within the Cluster topology. */
-            name?: string;
-            /**
-             * Format: int32
-             * @description replicas is the desired number of machines.
-             */
-            replicas?: number;
-        } & {
-            [key: string]: unknown;
-        };
-        /** @description MachineSet is a Cluster API MachineSet (cluster.x-k8s.io/v1beta2). */
-        "sigs.k8s.io.cluster-api.api.core.v1beta2.MachineSet": {
-            /** @description apiVersion is "cluster.x-k8s.io/v1beta2" when set. */
-            apiVersion?: string;
-            /** @description kind is "MachineSet" when the caller sets type information; extensions must not rely on it. */
-            kind?: string;
-            metadata?: components["schemas"]["k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta"];
-            /** @description spec is the desired state of the MachineSet. */
-            spec?: {
-                /** @description clusterName is the Cluster the MachineSet belongs to. */
-                clusterName?: string;
-                /**
-                 * Format: int32
-                 * @description replicas is the desired number of machines.
-                 */
-                replicas?: number;
-                selector?: components["schemas"]["k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector"];
-                /** @description template describes the machines to create. */
-                template?: {
-                    metadata?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.ObjectMeta"];
-                    spec?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.MachineSpec"];
-                } & {
-                    [key: string]: unknown;
-                };
-            } & {
-                [key: string]: unknown;
-            };
-            /** @description status is the observed state; passed through unchanged. */
-            status?: {
-                [key: string]: unknown;
-            };
-        } & {
-            [key: string]: unknown;
-        };
-        /** @description MachineSpec is the desired state of a Machine. */
-        "sigs.k8s.io.cluster-api.api.core.v1beta2.MachineSpec": {
-            /** @description bootstrap describes how the machine is bootstrapped. */
-            bootstrap?: {
-                configRef?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.ContractVersionedObjectReference"];
-                /** @description dataSecretName names the Secret with bootstrap data. */
-                dataSecretName?: string;
-            } & {
-                [key: string]: unknown;
-            };
-            /** @description clusterName is the Cluster the machine belongs to. */
-            clusterName?: string;
-            /** @description failureDomain the machine runs in. */
-            failureDomain?: string;
-            infrastructureRef?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.ContractVersionedObjectReference"];
-            /**
-             * Format: int32
-             * @description minReadySeconds before the machine counts as available.
-             */
-            minReadySeconds?: number;
-            /** @description providerID identifies the machine at the provider. */
-            providerID?: string;
-            /** @description version is the Kubernetes version of the machine. */
-            version?: string;
-        } & {
-            [key: string]: unknown;
-        };
-        /** @description ObjectMeta holds the labels and annotations Cluster API propagates. */
-        "sigs.k8s.io.cluster-api.api.core.v1beta2.ObjectMeta": {
-            /** @description annotations to set on the generated objects. */
             annotations?: {
                 [key: string]: string;
             };
-            /** @description labels to set on the generated objects. */
+            /**
+             * @description labels is a map of string keys and values that can be used to organize and categorize
+             *     (scope and select) variables.
+             */
             labels?: {
                 [key: string]: string;
             };
-        } & {
-            [key: string]: unknown;
         };
-        /** @description Topology is the managed topology of a Cluster. */
-        "sigs.k8s.io.cluster-api.api.core.v1beta2.Topology": {
-            /** @description classRef is the ClusterClass the topology uses. */
-            classRef?: {
-                /** @description name of the ClusterClass. */
-                name?: string;
-                /** @description namespace of the ClusterClass; defaults to the Cluster's. */
-                namespace?: string;
-            } & {
-                [key: string]: unknown;
+        /** @description ClusterControlPlaneStatus groups all the observations about control plane current state. */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.ClusterControlPlaneStatus": {
+            /**
+             * Format: int32
+             * @description availableReplicas is the total number of available control plane machines in this cluster. A machine is considered available when Machine's Available condition is true.
+             */
+            availableReplicas?: number;
+            /**
+             * Format: int32
+             * @description desiredReplicas is the total number of desired control plane machines in this cluster.
+             */
+            desiredReplicas?: number;
+            /**
+             * Format: int32
+             * @description readyReplicas is the total number of ready control plane machines in this cluster. A machine is considered ready when Machine's Ready condition is true.
+             */
+            readyReplicas?: number;
+            /**
+             * Format: int32
+             * @description replicas is the total number of control plane machines in this cluster.
+             *     NOTE: replicas also includes machines still being provisioned or being deleted.
+             */
+            replicas?: number;
+            /**
+             * @description upgradePlan reports the list of versions that would be applied to the control plane object according to the upgrade plan.
+             *     Note:
+             *     - This field is set only when the Cluster topology is managed by Cluster API and a Cluster upgrade is in progress.
+             *     - Once a version is applied to the control plane object, it is removed from the list (after a version
+             *       is applied to a control plane object, it might take some time for the actual upgrade to complete)
+             *     - During a chained upgrade, the upgrade plan is continuously re-computed, and this field will
+             *       report only the last known upgrade plan.
+             */
+            upgradePlan?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.StatusUpgradePlanVersion"][];
+            /**
+             * Format: int32
+             * @description upToDateReplicas is the number of up-to-date control plane machines in this cluster. A machine is considered up-to-date when Machine's UpToDate condition is true.
+             */
+            upToDateReplicas?: number;
+            /** @description versions is the aggregated Kubernetes versions in this control plane. */
+            versions?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.StatusVersion"][];
+        };
+        /**
+         * @description ClusterDeprecatedStatus groups all the status fields that are deprecated and will be removed in a future version.
+         *     See https://github.com/kubernetes-sigs/cluster-api/blob/main/docs/proposals/20240916-improve-status-in-CAPI-resources.md for more context.
+         */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.ClusterDeprecatedStatus": {
+            /** @description v1beta1 groups all the status fields that are deprecated and will be removed when support for v1beta1 will be dropped. */
+            v1beta1?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.ClusterV1Beta1DeprecatedStatus"];
+        };
+        /**
+         * @description ClusterInitializationStatus provides observations of the Cluster initialization process.
+         *     NOTE: Fields in this struct are part of the Cluster API contract and are used to orchestrate initial Cluster provisioning.
+         */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.ClusterInitializationStatus": {
+            /**
+             * @description controlPlaneInitialized denotes when the control plane is functional enough to accept requests.
+             *     This information is usually used as a signal for starting all the provisioning operations that depends on
+             *     a functional API server, but do not require a full HA control plane to exists, like e.g. join worker Machines,
+             *     install core addons like CNI, CPI, CSI etc.
+             *     NOTE: this field is part of the Cluster API contract, and it is used to orchestrate provisioning.
+             *     The value of this field is never updated after initialization is completed.
+             */
+            controlPlaneInitialized?: boolean;
+            /**
+             * @description infrastructureProvisioned is true when the infrastructure provider reports that Cluster's infrastructure is fully provisioned.
+             *     NOTE: this field is part of the Cluster API contract, and it is used to orchestrate provisioning.
+             *     The value of this field is never updated after provisioning is completed.
+             */
+            infrastructureProvisioned?: boolean;
+        };
+        /**
+         * @description ClusterNetwork specifies the different networking
+         *     parameters for a cluster.
+         */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.ClusterNetwork": {
+            /**
+             * Format: int32
+             * @description apiServerPort specifies the port the API Server should bind to.
+             *     Defaults to 6443.
+             */
+            apiServerPort?: number;
+            /** @description pods is the network ranges from which Pod networks are allocated. */
+            pods?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.NetworkRanges"];
+            /** @description serviceDomain is the domain name for services. */
+            serviceDomain?: string;
+            /** @description services is the network ranges from which service VIPs are allocated. */
+            services?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.NetworkRanges"];
+        };
+        /** @description ClusterSpec defines the desired state of Cluster. */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.ClusterSpec": {
+            /**
+             * @description availabilityGates specifies additional conditions to include when evaluating Cluster Available condition.
+             *
+             *     If this field is not defined and the Cluster implements a managed topology, availabilityGates
+             *     from the corresponding ClusterClass will be used, if any.
+             */
+            availabilityGates?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.ClusterAvailabilityGate"][];
+            /** @description clusterNetwork represents the cluster network configuration. */
+            clusterNetwork?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.ClusterNetwork"];
+            /** @description controlPlaneEndpoint represents the endpoint used to communicate with the control plane. */
+            controlPlaneEndpoint?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.APIEndpoint"];
+            /**
+             * @description controlPlaneRef is an optional reference to a provider-specific resource that holds
+             *     the details for provisioning the Control Plane for a Cluster.
+             */
+            controlPlaneRef?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.ContractVersionedObjectReference"];
+            /**
+             * @description infrastructureRef is a reference to a provider-specific resource that holds the details
+             *     for provisioning infrastructure for a cluster in said provider.
+             */
+            infrastructureRef?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.ContractVersionedObjectReference"];
+            /** @description paused can be used to prevent controllers from processing the Cluster and all its associated objects. */
+            paused?: boolean;
+            /**
+             * @description topology encapsulates the topology for the cluster.
+             *     NOTE: It is required to enable the ClusterTopology
+             *     feature gate flag to activate managed topologies support.
+             */
+            topology?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.Topology"];
+        };
+        /** @description ClusterStatus defines the observed state of Cluster. */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.ClusterStatus": {
+            /**
+             * @description conditions represents the observations of a Cluster's current state.
+             *     Known condition types are Available, InfrastructureReady, ControlPlaneInitialized, ControlPlaneAvailable, WorkersAvailable, MachinesReady
+             *     MachinesUpToDate, RemoteConnectionProbe, ScalingUp, ScalingDown, Remediating, Deleting, Paused.
+             *     Additionally, a TopologyReconciled condition will be added in case the Cluster is referencing a ClusterClass / defining a managed Topology.
+             */
+            conditions?: components["schemas"]["k8s.io.apimachinery.pkg.apis.meta.v1.Condition"][];
+            /** @description controlPlane groups all the observations about Cluster's ControlPlane current state. */
+            controlPlane?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.ClusterControlPlaneStatus"];
+            /** @description deprecated groups all the status fields that are deprecated and will be removed when all the nested field are removed. */
+            deprecated?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.ClusterDeprecatedStatus"];
+            /** @description failureDomains is a slice of failure domain objects synced from the infrastructure provider. */
+            failureDomains?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.FailureDomain"][];
+            /**
+             * @description initialization provides observations of the Cluster initialization process.
+             *     NOTE: Fields in this struct are part of the Cluster API contract and are used to orchestrate initial Cluster provisioning.
+             */
+            initialization?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.ClusterInitializationStatus"];
+            /**
+             * Format: int64
+             * @description observedGeneration is the latest generation observed by the controller.
+             */
+            observedGeneration?: number;
+            /**
+             * @description phase represents the current phase of cluster actuation.
+             * @enum {string}
+             */
+            phase?: "Pending" | "Provisioning" | "Provisioned" | "Deleting" | "Failed" | "Unknown";
+            /** @description workers groups all the observations about Cluster's Workers current state. */
+            workers?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.WorkersStatus"];
+        };
+        /**
+         * @description ClusterV1Beta1DeprecatedStatus groups all the status fields that are deprecated and will be removed when support for v1beta1 will be dropped.
+         *     See https://github.com/kubernetes-sigs/cluster-api/blob/main/docs/proposals/20240916-improve-status-in-CAPI-resources.md for more context.
+         */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.ClusterV1Beta1DeprecatedStatus": {
+            /**
+             * @description conditions defines current service state of the cluster.
+             *
+             *     Deprecated: This field is deprecated and is going to be removed when support for v1beta1 will be dropped. Please see https://github.com/kubernetes-sigs/cluster-api/blob/main/docs/proposals/20240916-improve-status-in-CAPI-resources.md for more details.
+             */
+            conditions?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.Conditions"];
+            /**
+             * @description failureMessage indicates that there is a fatal problem reconciling the
+             *     state, and will be set to a descriptive error message.
+             *
+             *     Deprecated: This field is deprecated and is going to be removed when support for v1beta1 will be dropped. Please see https://github.com/kubernetes-sigs/cluster-api/blob/main/docs/proposals/20240916-improve-status-in-CAPI-resources.md for more details.
+             */
+            failureMessage?: string;
+            /**
+             * @description failureReason indicates that there is a fatal problem reconciling the
+             *     state, and will be set to a token value suitable for
+             *     programmatic interpretation.
+             *
+             *     Deprecated: This field is deprecated and is going to be removed when support for v1beta1 will be dropped. Please see https://github.com/kubernetes-sigs/cluster-api/blob/main/docs/proposals/20240916-improve-status-in-CAPI-resources.md for more details.
+             */
+            failureReason?: components["schemas"]["sigs.k8s.io.cluster-api.api.deprecated.errors.ClusterStatusError"];
+        };
+        /**
+         * @description ClusterVariable can be used to customize the Cluster through patches. Each ClusterVariable is associated with a
+         *     Variable definition in the ClusterClass `status` variables.
+         */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.ClusterVariable": {
+            /** @description name of the variable. */
+            name?: string;
+            /**
+             * @description value of the variable.
+             *     Note: the value will be validated against the schema of the corresponding ClusterClassVariable
+             *     from the ClusterClass.
+             *     Note: We have to use apiextensionsv1.JSON instead of a custom JSON type, because controller-tools has a
+             *     hard-coded schema for apiextensionsv1.JSON which cannot be produced by another type via controller-tools,
+             *     i.e. it is not possible to have no type field.
+             *     Ref: https://github.com/kubernetes-sigs/controller-tools/blob/d0e03a142d0ecdd5491593e941ee1d6b5d91dba6/pkg/crd/known_types.go#L106-L111
+             */
+            value?: components["schemas"]["k8s.io.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSON"];
+        };
+        /**
+         * @description Condition defines an observation of a Cluster API resource operational state.
+         *
+         *     Deprecated: This type is deprecated and is going to be removed when support for v1beta1 will be dropped. Please see https://github.com/kubernetes-sigs/cluster-api/blob/main/docs/proposals/20240916-improve-status-in-CAPI-resources.md for more details.
+         */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.Condition": {
+            /**
+             * @description lastTransitionTime is the last time the condition transitioned from one status to another.
+             *     This should be when the underlying condition changed. If that is not known, then using the time when
+             *     the API field changed is acceptable.
+             */
+            lastTransitionTime: components["schemas"]["k8s.io.apimachinery.pkg.apis.meta.v1.Time"] | null;
+            /**
+             * @description message is a human readable message indicating details about the transition.
+             *     This field may be empty.
+             */
+            message?: string;
+            /**
+             * @description reason is the reason for the condition's last transition in CamelCase.
+             *     The specific API may choose whether or not this field is considered a guaranteed API.
+             *     This field may be empty.
+             */
+            reason?: string;
+            /**
+             * @description severity provides an explicit classification of Reason code, so the users or machines can immediately
+             *     understand the current situation and act accordingly.
+             *     The Severity field MUST be set only when Status=False.
+             */
+            severity?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.ConditionSeverity"];
+            /** @description status of the condition, one of True, False, Unknown. */
+            status: components["schemas"]["k8s.io.api.core.v1.ConditionStatus"];
+            /**
+             * @description type of condition in CamelCase or in foo.example.com/CamelCase.
+             *     Many .condition.type values are consistent across resources like Available, but because arbitrary conditions
+             *     can be useful (see .node.status.conditions), the ability to deconflict is important.
+             */
+            type: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.ConditionType"];
+        };
+        /**
+         * @description ConditionPolarity defines the polarity for a metav1.Condition.
+         * @enum {string}
+         */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.ConditionPolarity": "Positive" | "Negative";
+        /**
+         * @description Conditions provide observations of the operational state of a Cluster API resource.
+         *
+         *     Deprecated: This type is deprecated and is going to be removed when support for v1beta1 will be dropped. Please see https://github.com/kubernetes-sigs/cluster-api/blob/main/docs/proposals/20240916-improve-status-in-CAPI-resources.md for more details.
+         */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.Conditions": components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.Condition"][];
+        /**
+         * @description ConditionSeverity expresses the severity of a Condition Type failing.
+         *
+         *     Deprecated: This type is deprecated and is going to be removed when support for v1beta1 will be dropped. Please see https://github.com/kubernetes-sigs/cluster-api/blob/main/docs/proposals/20240916-improve-status-in-CAPI-resources.md for more details.
+         */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.ConditionSeverity": string;
+        /**
+         * @description ConditionType is a valid value for Condition.Type.
+         *
+         *     Deprecated: This type is deprecated and is going to be removed when support for v1beta1 will be dropped. Please see https://github.com/kubernetes-sigs/cluster-api/blob/main/docs/proposals/20240916-improve-status-in-CAPI-resources.md for more details.
+         */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.ConditionType": string;
+        /** @description ContractVersionedObjectReference is a reference to a resource for which the version is inferred from contract labels. */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.ContractVersionedObjectReference": {
+            /**
+             * @description apiGroup is the group of the resource being referenced.
+             *     apiGroup must be fully qualified domain name.
+             *     The corresponding version for this reference will be looked up from the contract
+             *     labels of the corresponding CRD of the resource being referenced.
+             */
+            apiGroup?: string;
+            /**
+             * @description kind of the resource being referenced.
+             *     kind must consist of alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character.
+             */
+            kind?: string;
+            /**
+             * @description name of the resource being referenced.
+             *     name must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character.
+             */
+            name?: string;
+        };
+        /** @description ControlPlaneTopology specifies the parameters for the control plane nodes in the cluster. */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.ControlPlaneTopology": {
+            /** @description deletion contains configuration options for Machine deletion. */
+            deletion?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.ControlPlaneTopologyMachineDeletionSpec"];
+            /**
+             * @description healthCheck allows to enable, disable and override control plane health check
+             *     configuration from the ClusterClass for this control plane.
+             */
+            healthCheck?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.ControlPlaneTopologyHealthCheck"];
+            /**
+             * @description metadata is the metadata applied to the ControlPlane and the Machines of the ControlPlane
+             *     if the ControlPlaneTemplate referenced by the ClusterClass is machine based. If not, it
+             *     is applied only to the ControlPlane.
+             *     At runtime this metadata is merged with the corresponding metadata from the ClusterClass.
+             */
+            metadata?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.ObjectMeta"];
+            /**
+             * @description readinessGates specifies additional conditions to include when evaluating Machine Ready condition.
+             *
+             *     This field can be used e.g. to instruct the machine controller to include in the computation for Machine's ready
+             *     computation a condition, managed by an external controllers, reporting the status of special software/hardware installed on the Machine.
+             *
+             *     If this field is not defined, readinessGates from the corresponding ControlPlaneClass will be used, if any.
+             *
+             *     NOTE: Specific control plane provider implementations might automatically extend the list of readinessGates;
+             *     e.g. the kubeadm control provider adds ReadinessGates for the APIServerPodHealthy, SchedulerPodHealthy conditions, etc.
+             */
+            readinessGates?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.MachineReadinessGate"][];
+            /**
+             * Format: int32
+             * @description replicas is the number of control plane nodes.
+             *     If the value is not set, the ControlPlane object is created without the number of Replicas
+             *     and it's assumed that the control plane controller does not implement support for this field.
+             *     When specified against a control plane provider that lacks support for this field, this value will be ignored.
+             */
+            replicas?: number;
+            /** @description rollout allows you to configure the behavior of rolling updates to the control plane. */
+            rollout?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.ControlPlaneTopologyRolloutSpec"];
+            /**
+             * @description taints are the node taints that Cluster API will manage.
+             *     This list is not necessarily complete: other Kubernetes components may add or remove other taints from nodes,
+             *     e.g. the node controller might add the node.kubernetes.io/not-ready taint.
+             *     Only those taints defined in this list will be added or removed by core Cluster API controllers.
+             *
+             *     There can be at most 64 taints.
+             *     A pod would have to tolerate all existing taints to run on the corresponding node.
+             *
+             *     NOTE: This list is implemented as a "map" type, meaning that individual elements can be managed by different owners.
+             */
+            taints?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.MachineTaint"][];
+            /** @description variables can be used to customize the ControlPlane through patches. */
+            variables?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.ControlPlaneVariables"];
+        };
+        /** @description ControlPlaneTopologyHealthCheck defines a MachineHealthCheck for control plane machines. */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.ControlPlaneTopologyHealthCheck": {
+            /**
+             * @description checks are the checks that are used to evaluate if a Machine is healthy.
+             *
+             *     If one of checks and remediation fields are set, the system assumes that an healthCheck override is defined,
+             *     and as a consequence the checks and remediation fields from Cluster will be used instead of the
+             *     corresponding fields in ClusterClass.
+             *
+             *     Independent of this configuration the MachineHealthCheck controller will always
+             *     flag Machines with `cluster.x-k8s.io/remediate-machine` annotation and
+             *     Machines with deleted Nodes as unhealthy.
+             *
+             *     Furthermore, if checks.nodeStartupTimeoutSeconds is not set it
+             *     is defaulted to 10 minutes and evaluated accordingly.
+             */
+            checks?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.ControlPlaneTopologyHealthCheckChecks"];
+            /**
+             * @description enabled controls if a MachineHealthCheck should be created for the target machines.
+             *
+             *     If false: No MachineHealthCheck will be created.
+             *
+             *     If not set(default): A MachineHealthCheck will be created if it is defined here or
+             *      in the associated ClusterClass. If no MachineHealthCheck is defined then none will be created.
+             *
+             *     If true: A MachineHealthCheck is guaranteed to be created. Cluster validation will
+             *     block if `enable` is true and no MachineHealthCheck definition is available.
+             */
+            enabled?: boolean;
+            /**
+             * @description remediation configures if and how remediations are triggered if a Machine is unhealthy.
+             *
+             *     If one of checks and remediation fields are set, the system assumes that an healthCheck override is defined,
+             *     and as a consequence the checks and remediation fields from cluster will be used instead of the
+             *     corresponding fields in ClusterClass.
+             *
+             *     If an health check override is defined and remediation or remediation.triggerIf is not set,
+             *     remediation will always be triggered for unhealthy Machines.
+             *
+             *     If an health check override is defined and remediation or remediation.templateRef is not set,
+             *     the OwnerRemediated condition will be set on unhealthy Machines to trigger remediation via
+             *     the owner of the Machines, for example a MachineSet or a KubeadmControlPlane.
+             */
+            remediation?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.ControlPlaneTopologyHealthCheckRemediation"];
+        };
+        /** @description ControlPlaneTopologyHealthCheckChecks are the checks that are used to evaluate if a control plane Machine is healthy. */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.ControlPlaneTopologyHealthCheckChecks": {
+            /**
+             * Format: int32
+             * @description nodeStartupTimeoutSeconds allows to set the maximum time for MachineHealthCheck
+             *     to consider a Machine unhealthy if a corresponding Node isn't associated
+             *     through a `Spec.ProviderID` field.
+             *
+             *     The duration set in this field is compared to the greatest of:
+             *     - Cluster's infrastructure ready condition timestamp (if and when available)
+             *     - Control Plane's initialized condition timestamp (if and when available)
+             *     - Machine's infrastructure ready condition timestamp (if and when available)
+             *     - Machine's metadata creation timestamp
+             *
+             *     Defaults to 10 minutes.
+             *     If you wish to disable this feature, set the value explicitly to 0.
+             */
+            nodeStartupTimeoutSeconds?: number;
+            /**
+             * @description unhealthyMachineConditions contains a list of the machine conditions that determine
+             *     whether a machine is considered unhealthy.  The conditions are combined in a
+             *     logical OR, i.e. if any of the conditions is met, the machine is unhealthy.
+             */
+            unhealthyMachineConditions?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.UnhealthyMachineCondition"][];
+            /**
+             * @description unhealthyNodeConditions contains a list of conditions that determine
+             *     whether a node is considered unhealthy. The conditions are combined in a
+             *     logical OR, i.e. if any of the conditions is met, the node is unhealthy.
+             */
+            unhealthyNodeConditions?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.UnhealthyNodeCondition"][];
+        };
+        /** @description ControlPlaneTopologyHealthCheckRemediation configures if and how remediations are triggered if a control plane Machine is unhealthy. */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.ControlPlaneTopologyHealthCheckRemediation": {
+            /**
+             * @description templateRef is a reference to a remediation template
+             *     provided by an infrastructure provider.
+             *
+             *     This field is completely optional, when filled, the MachineHealthCheck controller
+             *     creates a new object from the template referenced and hands off remediation of the machine to
+             *     a controller that lives outside of Cluster API.
+             */
+            templateRef?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.MachineHealthCheckRemediationTemplateReference"];
+            /**
+             * @description triggerIf configures if remediations are triggered.
+             *     If this field is not set, remediations are always triggered.
+             */
+            triggerIf?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.ControlPlaneTopologyHealthCheckRemediationTriggerIf"];
+        };
+        /** @description ControlPlaneTopologyHealthCheckRemediationTriggerIf configures if remediations are triggered. */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.ControlPlaneTopologyHealthCheckRemediationTriggerIf": {
+            /**
+             * @description unhealthyInRange specifies that remediations are only triggered if the number of
+             *     unhealthy Machines is in the configured range.
+             *     Takes precedence over unhealthyLessThanOrEqualTo.
+             *     Eg. "[3-5]" - This means that remediation will be allowed only when:
+             *     (a) there are at least 3 unhealthy Machines (and)
+             *     (b) there are at most 5 unhealthy Machines
+             */
+            unhealthyInRange?: string;
+            /**
+             * @description unhealthyLessThanOrEqualTo specifies that remediations are only triggered if the number of
+             *     unhealthy Machines is less than or equal to the configured value.
+             *     unhealthyInRange takes precedence if set.
+             */
+            unhealthyLessThanOrEqualTo?: components["schemas"]["k8s.io.apimachinery.pkg.util.intstr.IntOrString"];
+        };
+        /** @description ControlPlaneTopologyMachineDeletionSpec contains configuration options for Machine deletion. */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.ControlPlaneTopologyMachineDeletionSpec": {
+            /**
+             * Format: int32
+             * @description nodeDeletionTimeoutSeconds defines how long the controller will attempt to delete the Node that the Machine
+             *     hosts after the Machine is marked for deletion. A duration of 0 will retry deletion indefinitely.
+             *     Defaults to 10 seconds.
+             */
+            nodeDeletionTimeoutSeconds?: number;
+            /**
+             * Format: int32
+             * @description nodeDrainTimeoutSeconds is the total amount of time that the controller will spend on draining a node.
+             *     The default value is 0, meaning that the node can be drained without any time limitations.
+             *     NOTE: nodeDrainTimeoutSeconds is different from `kubectl drain --timeout`
+             */
+            nodeDrainTimeoutSeconds?: number;
+            /**
+             * Format: int32
+             * @description nodeVolumeDetachTimeoutSeconds is the total amount of time that the controller will spend on waiting for all volumes
+             *     to be detached. The default value is 0, meaning that the volumes can be detached without any time limitations.
+             */
+            nodeVolumeDetachTimeoutSeconds?: number;
+        };
+        /** @description ControlPlaneTopologyRolloutSpec defines the rollout behavior. */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.ControlPlaneTopologyRolloutSpec": {
+            /**
+             * @description after is a field to indicate a rollout should be performed
+             *     after the specified time even if no changes have been made to the ControlPlane.
+             *     Example: In the YAML the time can be specified in the RFC3339 format.
+             *     To specify the rolloutAfter target as March 9, 2023, at 9 am UTC
+             *     use "2023-03-09T09:00:00Z".
+             */
+            after?: components["schemas"]["k8s.io.apimachinery.pkg.apis.meta.v1.Time"];
+        };
+        /** @description ControlPlaneVariables can be used to provide variables for the ControlPlane. */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.ControlPlaneVariables": {
+            /** @description overrides can be used to override Cluster level variables. */
+            overrides?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.ClusterVariable"][];
+        };
+        /**
+         * @description FailureDomain is the Schema for Cluster API failure domains.
+         *     It allows controllers to understand how many failure domains a cluster can optionally span across.
+         */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.FailureDomain": {
+            /** @description attributes is a free form map of attributes an infrastructure provider might use or require. */
+            attributes?: {
+                [key: string]: string;
             };
-            /** @description controlPlane describes the control plane topology. */
-            controlPlane?: {
-                metadata?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.ObjectMeta"];
-                /**
-                 * Format: int32
-                 * @description replicas is the desired number of control plane machines.
-                 */
-                replicas?: number;
-            } & {
-                [key: string]: unknown;
-            };
-            /** @description variables are the Cluster's variable values. */
-            variables?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.ClusterVariable"][];
-            /** @description version is the Kubernetes version of the Cluster. */
+            /** @description controlPlane determines if this failure domain is suitable for use by control plane machines. */
+            controlPlane?: boolean;
+            /** @description name is the name of the failure domain. */
+            name?: string;
+        };
+        /** @description FieldValueErrorReason is a machine-readable value providing more detail about why a field failed the validation. */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.FieldValueErrorReason": string;
+        /**
+         * @description JSONSchemaProps is a JSON-Schema following Specification Draft 4 (http://json-schema.org/).
+         *     This struct has been initially copied from apiextensionsv1.JSONSchemaProps, but all fields
+         *     which are not supported in CAPI have been removed.
+         */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.JSONSchemaProps": {
+            /**
+             * @description additionalProperties specifies the schema of values in a map (keys are always strings).
+             *     NOTE: Can only be set if type is object.
+             *     NOTE: AdditionalProperties is mutually exclusive with Properties.
+             *     NOTE: This field uses PreserveUnknownFields and Schemaless,
+             *     because recursive validation is not possible.
+             */
+            additionalProperties?: unknown;
+            /**
+             * @description allOf specifies that the variable must validate against all of the subschemas in the array.
+             *     NOTE: This field uses PreserveUnknownFields and Schemaless,
+             *     because recursive validation is not possible.
+             */
+            allOf?: unknown;
+            /**
+             * @description anyOf specifies that the variable must validate against one or more of the subschemas in the array.
+             *     NOTE: This field uses PreserveUnknownFields and Schemaless,
+             *     because recursive validation is not possible.
+             */
+            anyOf?: unknown;
+            /**
+             * @description default is the default value of the variable.
+             *     NOTE: Can be set for all types.
+             */
+            default?: components["schemas"]["k8s.io.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSON"];
+            /** @description description is a human-readable description of this variable. */
+            description?: string;
+            /**
+             * @description enum is the list of valid values of the variable.
+             *     NOTE: Can be set for all types.
+             */
+            enum?: (components["schemas"]["k8s.io.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSON"] | null)[];
+            /** @description example is an example for this variable. */
+            example?: components["schemas"]["k8s.io.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSON"];
+            /**
+             * @description exclusiveMaximum specifies if the Maximum is exclusive.
+             *     NOTE: Can only be set if type is integer or number.
+             */
+            exclusiveMaximum?: boolean;
+            /**
+             * @description exclusiveMinimum specifies if the Minimum is exclusive.
+             *     NOTE: Can only be set if type is integer or number.
+             */
+            exclusiveMinimum?: boolean;
+            /**
+             * @description format is an OpenAPI v3 format string. Unknown formats are ignored.
+             *     For a list of supported formats please see: (of the k8s.io/apiextensions-apiserver version we're currently using)
+             *     https://github.com/kubernetes/apiextensions-apiserver/blob/master/pkg/apiserver/validation/formats.go
+             *     NOTE: Can only be set if type is string.
+             */
+            format?: string;
+            /**
+             * @description items specifies fields of an array.
+             *     NOTE: Can only be set if type is array.
+             *     NOTE: This field uses PreserveUnknownFields and Schemaless,
+             *     because recursive validation is not possible.
+             */
+            items?: unknown;
+            /**
+             * Format: int64
+             * @description maximum is the maximum of an integer or number variable.
+             *     If ExclusiveMaximum is false, the variable is valid if it is lower than, or equal to, the value of Maximum.
+             *     If ExclusiveMaximum is true, the variable is valid if it is strictly lower than the value of Maximum.
+             *     NOTE: Can only be set if type is integer or number.
+             */
+            maximum?: number;
+            /**
+             * Format: int64
+             * @description maxItems is the max length of an array variable.
+             *     NOTE: Can only be set if type is array.
+             */
+            maxItems?: number;
+            /**
+             * Format: int64
+             * @description maxLength is the max length of a string variable.
+             *     NOTE: Can only be set if type is string.
+             */
+            maxLength?: number;
+            /**
+             * Format: int64
+             * @description maxProperties is the maximum amount of entries in a map or properties in an object.
+             *     NOTE: Can only be set if type is object.
+             */
+            maxProperties?: number;
+            /**
+             * Format: int64
+             * @description minimum is the minimum of an integer or number variable.
+             *     If ExclusiveMinimum is false, the variable is valid if it is greater than, or equal to, the value of Minimum.
+             *     If ExclusiveMinimum is true, the variable is valid if it is strictly greater than the value of Minimum.
+             *     NOTE: Can only be set if type is integer or number.
+             */
+            minimum?: number;
+            /**
+             * Format: int64
+             * @description minItems is the min length of an array variable.
+             *     NOTE: Can only be set if type is array.
+             */
+            minItems?: number;
+            /**
+             * Format: int64
+             * @description minLength is the min length of a string variable.
+             *     NOTE: Can only be set if type is string.
+             */
+            minLength?: number;
+            /**
+             * Format: int64
+             * @description minProperties is the minimum amount of entries in a map or properties in an object.
+             *     NOTE: Can only be set if type is object.
+             */
+            minProperties?: number;
+            /**
+             * @description not specifies that the variable must not validate against the subschema.
+             *     NOTE: This field uses PreserveUnknownFields and Schemaless,
+             *     because recursive validation is not possible.
+             */
+            not?: unknown;
+            /**
+             * @description oneOf specifies that the variable must validate against exactly one of the subschemas in the array.
+             *     NOTE: This field uses PreserveUnknownFields and Schemaless,
+             *     because recursive validation is not possible.
+             */
+            oneOf?: unknown;
+            /**
+             * @description pattern is the regex which a string variable must match.
+             *     NOTE: Can only be set if type is string.
+             */
+            pattern?: string;
+            /**
+             * @description properties specifies fields of an object.
+             *     NOTE: Can only be set if type is object.
+             *     NOTE: Properties is mutually exclusive with AdditionalProperties.
+             *     NOTE: This field uses PreserveUnknownFields and Schemaless,
+             *     because recursive validation is not possible.
+             */
+            properties?: unknown;
+            /**
+             * @description required specifies which fields of an object are required.
+             *     NOTE: Can only be set if type is object.
+             */
+            required?: string[];
+            /**
+             * @description type is the type of the variable.
+             *     Valid values are: object, array, string, integer, number or boolean.
+             * @enum {string}
+             */
+            type?: "object" | "array" | "string" | "integer" | "number" | "boolean";
+            /**
+             * @description uniqueItems specifies if items in an array must be unique.
+             *     NOTE: Can only be set if type is array.
+             */
+            uniqueItems?: boolean;
+            /**
+             * @description x-kubernetes-int-or-string specifies that this value is
+             *     either an integer or a string. If this is true, an empty
+             *     type is allowed and type as child of anyOf is permitted
+             *     if following one of the following patterns:
+             *
+             *     1) anyOf:
+             *        - type: integer
+             *        - type: string
+             *     2) allOf:
+             *        - anyOf:
+             *          - type: integer
+             *          - type: string
+             *        - ... zero or more
+             */
+            "x-kubernetes-int-or-string"?: boolean;
+            /**
+             * @description x-kubernetes-preserve-unknown-fields allows setting fields in a variable object
+             *     which are not defined in the variable schema. This affects fields recursively,
+             *     except if nested properties or additionalProperties are specified in the schema.
+             */
+            "x-kubernetes-preserve-unknown-fields"?: boolean;
+            /** @description x-kubernetes-validations describes a list of validation rules written in the CEL expression language. */
+            "x-kubernetes-validations"?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.ValidationRule"][];
+            /**
+             * @description x-metadata is the metadata of a variable or a nested field within a variable.
+             *     It can be used to add additional data for higher level tools.
+             */
+            "x-metadata"?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.VariableSchemaMetadata"];
+        };
+        /** @description Machine is the Schema for the machines API. */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.Machine": {
+            /**
+             * @description APIVersion defines the versioned schema of this representation of an object.
+             *     Servers should convert recognized schemas to the latest internal value, and
+             *     may reject unrecognized values.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources
+             */
+            apiVersion?: string;
+            /**
+             * @description Kind is a string value representing the REST resource this object represents.
+             *     Servers may infer this from the endpoint the client submits requests to.
+             *     Cannot be updated.
+             *     In CamelCase.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
+             */
+            kind?: string;
+            /**
+             * @description metadata is the standard object's metadata.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
+             */
+            metadata: components["schemas"]["k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta"];
+            /** @description spec is the desired state of Machine. */
+            spec?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.MachineSpec"];
+            /** @description status is the observed state of Machine. */
+            status?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.MachineStatus"];
+        };
+        /** @description MachineAddress contains information for the node's address. */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.MachineAddress": {
+            /** @description address is the machine address. */
+            address?: string;
+            /** @description type is the machine address type, one of Hostname, ExternalIP, InternalIP, ExternalDNS or InternalDNS. */
+            type?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.MachineAddressType"];
+        };
+        /** @description MachineAddresses is a slice of MachineAddress items to be used by infrastructure providers. */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.MachineAddresses": components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.MachineAddress"][];
+        /**
+         * @description MachineAddressType describes a valid MachineAddress type.
+         * @enum {string}
+         */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.MachineAddressType": "Hostname" | "ExternalIP" | "InternalIP" | "ExternalDNS" | "InternalDNS";
+        /** @description MachineDeletionSpec contains configuration options for Machine deletion. */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.MachineDeletionSpec": {
+            /**
+             * Format: int32
+             * @description nodeDeletionTimeoutSeconds defines how long the controller will attempt to delete the Node that the Machine
+             *     hosts after the Machine is marked for deletion. A duration of 0 will retry deletion indefinitely.
+             *     Defaults to 10 seconds.
+             */
+            nodeDeletionTimeoutSeconds?: number;
+            /**
+             * Format: int32
+             * @description nodeDrainTimeoutSeconds is the total amount of time that the controller will spend on draining a node.
+             *     The default value is 0, meaning that the node can be drained without any time limitations.
+             *     NOTE: nodeDrainTimeoutSeconds is different from `kubectl drain --timeout`
+             */
+            nodeDrainTimeoutSeconds?: number;
+            /**
+             * Format: int32
+             * @description nodeVolumeDetachTimeoutSeconds is the total amount of time that the controller will spend on waiting for all volumes
+             *     to be detached. The default value is 0, meaning that the volumes can be detached without any time limitations.
+             */
+            nodeVolumeDetachTimeoutSeconds?: number;
+        };
+        /** @description MachineDeletionStatus is the deletion state of the Machine. */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.MachineDeletionStatus": {
+            /**
+             * @description nodeDrainStartTime is the time when the drain of the node started and is used to determine
+             *     if the nodeDrainTimeoutSeconds is exceeded.
+             *     Only present when the Machine has a deletionTimestamp and draining the node had been started.
+             */
+            nodeDrainStartTime?: components["schemas"]["k8s.io.apimachinery.pkg.apis.meta.v1.Time"];
+            /**
+             * @description waitForNodeVolumeDetachStartTime is the time when waiting for volume detachment started
+             *     and is used to determine if the nodeVolumeDetachTimeoutSeconds is exceeded.
+             *     Detaching volumes from nodes is usually done by CSI implementations and the current state
+             *     is observed from the node's `.Status.VolumesAttached` field.
+             *     Only present when the Machine has a deletionTimestamp and waiting for volume detachments had been started.
+             */
+            waitForNodeVolumeDetachStartTime?: components["schemas"]["k8s.io.apimachinery.pkg.apis.meta.v1.Time"];
+            /**
+             * @description waitForPreDrainHookStartTime is the time when waiting for pre-drain hooks started
+             *     and is used to determine if the pre-drain hooks are taking too long.
+             *     Only present when the Machine has a deletionTimestamp and waiting for pre-drain hooks had been started.
+             */
+            waitForPreDrainHookStartTime?: components["schemas"]["k8s.io.apimachinery.pkg.apis.meta.v1.Time"];
+            /**
+             * @description waitForPreTerminateHookStartTime is the time when waiting for pre-terminate hooks started
+             *     and is used to determine if the pre-terminate hooks are taking too long.
+             *     Only present when the Machine has a deletionTimestamp and waiting for pre-terminate hooks had been started.
+             */
+            waitForPreTerminateHookStartTime?: components["schemas"]["k8s.io.apimachinery.pkg.apis.meta.v1.Time"];
+        };
+        /**
+         * @description MachineDeploymentRolloutStrategyType defines the type of MachineDeployment rollout strategies.
+         * @enum {string}
+         */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.MachineDeploymentRolloutStrategyType": "RollingUpdate" | "OnDelete";
+        /**
+         * @description MachineDeploymentTopology specifies the different parameters for a set of worker nodes in the topology.
+         *     This set of nodes is managed by a MachineDeployment object whose lifecycle is managed by the Cluster controller.
+         */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.MachineDeploymentTopology": {
+            /**
+             * @description class is the name of the MachineDeploymentClass used to create the set of worker nodes.
+             *     This should match one of the deployment classes defined in the ClusterClass object
+             *     mentioned in the `Cluster.Spec.Class` field.
+             */
+            class?: string;
+            /** @description deletion contains configuration options for Machine deletion. */
+            deletion?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.MachineDeploymentTopologyMachineDeletionSpec"];
+            /**
+             * @description failureDomain is the failure domain the machines will be created in.
+             *     Must match a key in the FailureDomains map stored on the cluster object.
+             */
+            failureDomain?: string;
+            /**
+             * @description healthCheck allows to enable, disable and override MachineDeployment health check
+             *     configuration from the ClusterClass for this MachineDeployment.
+             */
+            healthCheck?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.MachineDeploymentTopologyHealthCheck"];
+            /**
+             * @description metadata is the metadata applied to the MachineDeployment and the machines of the MachineDeployment.
+             *     At runtime this metadata is merged with the corresponding metadata from the ClusterClass.
+             */
+            metadata?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.ObjectMeta"];
+            /**
+             * Format: int32
+             * @description minReadySeconds is the minimum number of seconds for which a newly created machine should
+             *     be ready.
+             *     Defaults to 0 (machine will be considered available as soon as it
+             *     is ready)
+             */
+            minReadySeconds?: number;
+            /**
+             * @description name is the unique identifier for this MachineDeploymentTopology.
+             *     The value is used with other unique identifiers to create a MachineDeployment's Name
+             *     (e.g. cluster's name, etc). In case the name is greater than the allowed maximum length,
+             *     the values are hashed together.
+             */
+            name?: string;
+            /**
+             * @description readinessGates specifies additional conditions to include when evaluating Machine Ready condition.
+             *
+             *     This field can be used e.g. to instruct the machine controller to include in the computation for Machine's ready
+             *     computation a condition, managed by an external controllers, reporting the status of special software/hardware installed on the Machine.
+             *
+             *     If this field is not defined, readinessGates from the corresponding MachineDeploymentClass will be used, if any.
+             */
+            readinessGates?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.MachineReadinessGate"][];
+            /**
+             * Format: int32
+             * @description replicas is the number of worker nodes belonging to this set.
+             *     If the value is nil, the MachineDeployment is created without the number of Replicas (defaulting to 1)
+             *     and it's assumed that an external entity (like cluster autoscaler) is responsible for the management
+             *     of this value.
+             */
+            replicas?: number;
+            /**
+             * @description rollout allows you to configure the behaviour of rolling updates to the MachineDeployment Machines.
+             *     It allows you to define the strategy used during rolling replacements.
+             */
+            rollout?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.MachineDeploymentTopologyRolloutSpec"];
+            /**
+             * @description taints are the node taints that Cluster API will manage.
+             *     This list is not necessarily complete: other Kubernetes components may add or remove other taints from nodes,
+             *     e.g. the node controller might add the node.kubernetes.io/not-ready taint.
+             *     Only those taints defined in this list will be added or removed by core Cluster API controllers.
+             *
+             *     There can be at most 64 taints.
+             *     A pod would have to tolerate all existing taints to run on the corresponding node.
+             *
+             *     NOTE: This list is implemented as a "map" type, meaning that individual elements can be managed by different owners.
+             */
+            taints?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.MachineTaint"][];
+            /** @description variables can be used to customize the MachineDeployment through patches. */
+            variables?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.MachineDeploymentVariables"];
+        };
+        /** @description MachineDeploymentTopologyHealthCheck defines a MachineHealthCheck for MachineDeployment machines. */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.MachineDeploymentTopologyHealthCheck": {
+            /**
+             * @description checks are the checks that are used to evaluate if a Machine is healthy.
+             *
+             *     If one of checks and remediation fields are set, the system assumes that an healthCheck override is defined,
+             *     and as a consequence the checks and remediation fields from Cluster will be used instead of the
+             *     corresponding fields in ClusterClass.
+             *
+             *     Independent of this configuration the MachineHealthCheck controller will always
+             *     flag Machines with `cluster.x-k8s.io/remediate-machine` annotation and
+             *     Machines with deleted Nodes as unhealthy.
+             *
+             *     Furthermore, if checks.nodeStartupTimeoutSeconds is not set it
+             *     is defaulted to 10 minutes and evaluated accordingly.
+             */
+            checks?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.MachineDeploymentTopologyHealthCheckChecks"];
+            /**
+             * @description enabled controls if a MachineHealthCheck should be created for the target machines.
+             *
+             *     If false: No MachineHealthCheck will be created.
+             *
+             *     If not set(default): A MachineHealthCheck will be created if it is defined here or
+             *      in the associated ClusterClass. If no MachineHealthCheck is defined then none will be created.
+             *
+             *     If true: A MachineHealthCheck is guaranteed to be created. Cluster validation will
+             *     block if `enable` is true and no MachineHealthCheck definition is available.
+             */
+            enabled?: boolean;
+            /**
+             * @description remediation configures if and how remediations are triggered if a Machine is unhealthy.
+             *
+             *     If one of checks and remediation fields are set, the system assumes that an healthCheck override is defined,
+             *     and as a consequence the checks and remediation fields from cluster will be used instead of the
+             *     corresponding fields in ClusterClass.
+             *
+             *     If an health check override is defined and remediation or remediation.triggerIf is not set,
+             *     remediation will always be triggered for unhealthy Machines.
+             *
+             *     If an health check override is defined and remediation or remediation.templateRef is not set,
+             *     the OwnerRemediated condition will be set on unhealthy Machines to trigger remediation via
+             *     the owner of the Machines, for example a MachineSet or a KubeadmControlPlane.
+             */
+            remediation?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.MachineDeploymentTopologyHealthCheckRemediation"];
+        };
+        /** @description MachineDeploymentTopologyHealthCheckChecks are the checks that are used to evaluate if a MachineDeployment Machine is healthy. */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.MachineDeploymentTopologyHealthCheckChecks": {
+            /**
+             * Format: int32
+             * @description nodeStartupTimeoutSeconds allows to set the maximum time for MachineHealthCheck
+             *     to consider a Machine unhealthy if a corresponding Node isn't associated
+             *     through a `Spec.ProviderID` field.
+             *
+             *     The duration set in this field is compared to the greatest of:
+             *     - Cluster's infrastructure ready condition timestamp (if and when available)
+             *     - Control Plane's initialized condition timestamp (if and when available)
+             *     - Machine's infrastructure ready condition timestamp (if and when available)
+             *     - Machine's metadata creation timestamp
+             *
+             *     Defaults to 10 minutes.
+             *     If you wish to disable this feature, set the value explicitly to 0.
+             */
+            nodeStartupTimeoutSeconds?: number;
+            /**
+             * @description unhealthyMachineConditions contains a list of the machine conditions that determine
+             *     whether a machine is considered unhealthy.  The conditions are combined in a
+             *     logical OR, i.e. if any of the conditions is met, the machine is unhealthy.
+             */
+            unhealthyMachineConditions?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.UnhealthyMachineCondition"][];
+            /**
+             * @description unhealthyNodeConditions contains a list of conditions that determine
+             *     whether a node is considered unhealthy. The conditions are combined in a
+             *     logical OR, i.e. if any of the conditions is met, the node is unhealthy.
+             */
+            unhealthyNodeConditions?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.UnhealthyNodeCondition"][];
+        };
+        /** @description MachineDeploymentTopologyHealthCheckRemediation configures if and how remediations are triggered if a MachineDeployment Machine is unhealthy. */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.MachineDeploymentTopologyHealthCheckRemediation": {
+            /**
+             * @description maxInFlight determines how many in flight remediations should happen at the same time.
+             *
+             *     Remediation only happens on the MachineSet with the most current revision, while
+             *     older MachineSets (usually present during rollout operations) aren't allowed to remediate.
+             *
+             *     Note: In general (independent of remediations), unhealthy machines are always
+             *     prioritized during scale down operations over healthy ones.
+             *
+             *     MaxInFlight can be set to a fixed number or a percentage.
+             *     Example: when this is set to 20%, the MachineSet controller deletes at most 20% of
+             *     the desired replicas.
+             *
+             *     If not set, remediation is limited to all machines (bounded by replicas)
+             *     under the active MachineSet's management.
+             */
+            maxInFlight?: components["schemas"]["k8s.io.apimachinery.pkg.util.intstr.IntOrString"];
+            /**
+             * @description templateRef is a reference to a remediation template
+             *     provided by an infrastructure provider.
+             *
+             *     This field is completely optional, when filled, the MachineHealthCheck controller
+             *     creates a new object from the template referenced and hands off remediation of the machine to
+             *     a controller that lives outside of Cluster API.
+             */
+            templateRef?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.MachineHealthCheckRemediationTemplateReference"];
+            /**
+             * @description triggerIf configures if remediations are triggered.
+             *     If this field is not set, remediations are always triggered.
+             */
+            triggerIf?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.MachineDeploymentTopologyHealthCheckRemediationTriggerIf"];
+        };
+        /** @description MachineDeploymentTopologyHealthCheckRemediationTriggerIf configures if remediations are triggered. */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.MachineDeploymentTopologyHealthCheckRemediationTriggerIf": {
+            /**
+             * @description unhealthyInRange specifies that remediations are only triggered if the number of
+             *     unhealthy Machines is in the configured range.
+             *     Takes precedence over unhealthyLessThanOrEqualTo.
+             *     Eg. "[3-5]" - This means that remediation will be allowed only when:
+             *     (a) there are at least 3 unhealthy Machines (and)
+             *     (b) there are at most 5 unhealthy Machines
+             */
+            unhealthyInRange?: string;
+            /**
+             * @description unhealthyLessThanOrEqualTo specifies that remediations are only triggered if the number of
+             *     unhealthy Machines is less than or equal to the configured value.
+             *     unhealthyInRange takes precedence if set.
+             */
+            unhealthyLessThanOrEqualTo?: components["schemas"]["k8s.io.apimachinery.pkg.util.intstr.IntOrString"];
+        };
+        /** @description MachineDeploymentTopologyMachineDeletionSpec contains configuration options for Machine deletion. */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.MachineDeploymentTopologyMachineDeletionSpec": {
+            /**
+             * Format: int32
+             * @description nodeDeletionTimeoutSeconds defines how long the controller will attempt to delete the Node that the Machine
+             *     hosts after the Machine is marked for deletion. A duration of 0 will retry deletion indefinitely.
+             *     Defaults to 10 seconds.
+             */
+            nodeDeletionTimeoutSeconds?: number;
+            /**
+             * Format: int32
+             * @description nodeDrainTimeoutSeconds is the total amount of time that the controller will spend on draining a node.
+             *     The default value is 0, meaning that the node can be drained without any time limitations.
+             *     NOTE: nodeDrainTimeoutSeconds is different from `kubectl drain --timeout`
+             */
+            nodeDrainTimeoutSeconds?: number;
+            /**
+             * Format: int32
+             * @description nodeVolumeDetachTimeoutSeconds is the total amount of time that the controller will spend on waiting for all volumes
+             *     to be detached. The default value is 0, meaning that the volumes can be detached without any time limitations.
+             */
+            nodeVolumeDetachTimeoutSeconds?: number;
+            /**
+             * @description order defines the order in which Machines are deleted when downscaling.
+             *     Defaults to "Random". Valid values are "Random", "Newest", "Oldest"
+             */
+            order?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.MachineSetDeletionOrder"];
+        };
+        /** @description MachineDeploymentTopologyRolloutSpec defines the rollout behavior. */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.MachineDeploymentTopologyRolloutSpec": {
+            /**
+             * @description after is a field to indicate a rollout should be performed
+             *     after the specified time even if no changes have been made to the
+             *     MachineDeployment.
+             *     Example: In the YAML the time can be specified in the RFC3339 format.
+             *     To specify the rolloutAfter target as March 9, 2023, at 9 am UTC
+             *     use "2023-03-09T09:00:00Z".
+             */
+            after?: components["schemas"]["k8s.io.apimachinery.pkg.apis.meta.v1.Time"];
+            /** @description strategy specifies how to roll out control plane Machines. */
+            strategy?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.MachineDeploymentTopologyRolloutStrategy"];
+        };
+        /**
+         * @description MachineDeploymentTopologyRolloutStrategy describes how to replace existing machines
+         *     with new ones.
+         */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.MachineDeploymentTopologyRolloutStrategy": {
+            /**
+             * @description rollingUpdate is the rolling update config params. Present only if
+             *     type = RollingUpdate.
+             */
+            rollingUpdate?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.MachineDeploymentTopologyRolloutStrategyRollingUpdate"];
+            /**
+             * @description type of rollout. Allowed values are RollingUpdate and OnDelete.
+             *     Default is RollingUpdate.
+             */
+            type?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.MachineDeploymentRolloutStrategyType"];
+        };
+        /** @description MachineDeploymentTopologyRolloutStrategyRollingUpdate is used to control the desired behavior of rolling update. */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.MachineDeploymentTopologyRolloutStrategyRollingUpdate": {
+            /**
+             * @description maxSurge is the maximum number of machines that can be scheduled above the
+             *     desired number of machines.
+             *     Value can be an absolute number (ex: 5) or a percentage of
+             *     desired machines (ex: 10%).
+             *     This can not be 0 if MaxUnavailable is 0.
+             *     Absolute number is calculated from percentage by rounding up.
+             *     Defaults to 1.
+             *     Example: when this is set to 30%, the new MachineSet can be scaled
+             *     up immediately when the rolling update starts, such that the total
+             *     number of old and new machines do not exceed 130% of desired
+             *     machines. Once old machines have been killed, new MachineSet can
+             *     be scaled up further, ensuring that total number of machines running
+             *     at any time during the update is at most 130% of desired machines.
+             */
+            maxSurge?: components["schemas"]["k8s.io.apimachinery.pkg.util.intstr.IntOrString"];
+            /**
+             * @description maxUnavailable is the maximum number of machines that can be unavailable during the update.
+             *     Value can be an absolute number (ex: 5) or a percentage of desired
+             *     machines (ex: 10%).
+             *     Absolute number is calculated from percentage by rounding down.
+             *     This can not be 0 if MaxSurge is 0.
+             *     Defaults to 0.
+             *     Example: when this is set to 30%, the old MachineSet can be scaled
+             *     down to 70% of desired machines immediately when the rolling update
+             *     starts. Once new machines are ready, old MachineSet can be scaled
+             *     down further, followed by scaling up the new MachineSet, ensuring
+             *     that the total number of machines available at all times
+             *     during the update is at least 70% of desired machines.
+             */
+            maxUnavailable?: components["schemas"]["k8s.io.apimachinery.pkg.util.intstr.IntOrString"];
+        };
+        /** @description MachineDeploymentVariables can be used to provide variables for a specific MachineDeployment. */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.MachineDeploymentVariables": {
+            /** @description overrides can be used to override Cluster level variables. */
+            overrides?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.ClusterVariable"][];
+        };
+        /**
+         * @description MachineDeprecatedStatus groups all the status fields that are deprecated and will be removed in a future version.
+         *     See https://github.com/kubernetes-sigs/cluster-api/blob/main/docs/proposals/20240916-improve-status-in-CAPI-resources.md for more context.
+         */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.MachineDeprecatedStatus": {
+            /**
+             * @description v1beta1 groups all the status fields that are deprecated and will be removed when support for v1beta1 will be dropped.
+             *
+             *     Deprecated: This field is deprecated and is going to be removed when support for v1beta1 will be dropped. Please see https://github.com/kubernetes-sigs/cluster-api/blob/main/docs/proposals/20240916-improve-status-in-CAPI-resources.md for more details.
+             */
+            v1beta1?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.MachineV1Beta1DeprecatedStatus"];
+        };
+        /** @description MachineHealthCheckRemediationTemplateReference is a reference to a remediation template. */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.MachineHealthCheckRemediationTemplateReference": {
+            /**
+             * @description apiVersion of the remediation template.
+             *     apiVersion must be fully qualified domain name followed by / and a version.
+             *     NOTE: This field must be kept in sync with the APIVersion of the remediation template.
+             */
+            apiVersion?: string;
+            /**
+             * @description kind of the remediation template.
+             *     kind must consist of alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character.
+             */
+            kind?: string;
+            /**
+             * @description name of the remediation template.
+             *     name must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character.
+             */
+            name?: string;
+        };
+        /**
+         * @description MachineInitializationStatus provides observations of the Machine initialization process.
+         *     NOTE: Fields in this struct are part of the Cluster API contract and are used to orchestrate initial Machine provisioning.
+         */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.MachineInitializationStatus": {
+            /**
+             * @description bootstrapDataSecretCreated is true when the bootstrap provider reports that the Machine's boostrap secret is created.
+             *     NOTE: this field is part of the Cluster API contract, and it is used to orchestrate provisioning.
+             *     The value of this field is never updated after provisioning is completed.
+             */
+            bootstrapDataSecretCreated?: boolean;
+            /**
+             * @description infrastructureProvisioned is true when the infrastructure provider reports that Machine's infrastructure is fully provisioned.
+             *     NOTE: this field is part of the Cluster API contract, and it is used to orchestrate provisioning.
+             *     The value of this field is never updated after provisioning is completed.
+             */
+            infrastructureProvisioned?: boolean;
+        };
+        /**
+         * @description MachineNamingSpec allows changing the naming pattern used when creating
+         *     Machines.
+         *     Note: InfraMachines & BootstrapConfigs will use the same name as the corresponding Machines.
+         */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.MachineNamingSpec": {
+            /**
+             * @description template defines the template to use for generating the names of the
+             *     Machine objects.
+             *     If not defined, it will fallback to `{{ .machineSet.name }}-{{ .random }}`.
+             *     If the generated name string exceeds 63 characters, it will be trimmed to
+             *     58 characters and will
+             *     get concatenated with a random suffix of length 5.
+             *     Length of the template string must not exceed 256 characters.
+             *     The template allows the following variables `.cluster.name`,
+             *     `.machineSet.name` and `.random`.
+             *     The variable `.cluster.name` retrieves the name of the cluster object
+             *     that owns the Machines being created.
+             *     The variable `.machineSet.name` retrieves the name of the MachineSet
+             *     object that owns the Machines being created.
+             *     The variable `.random` is substituted with random alphanumeric string,
+             *     without vowels, of length 5. This variable is required part of the
+             *     template. If not provided, validation will fail.
+             */
+            template?: string;
+        };
+        /** @description MachineNodeReference is a reference to the node running on the machine. */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.MachineNodeReference": {
+            /**
+             * @description name of the node.
+             *     name must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character.
+             */
+            name?: string;
+        };
+        /**
+         * @description MachinePoolTopology specifies the different parameters for a pool of worker nodes in the topology.
+         *     This pool of nodes is managed by a MachinePool object whose lifecycle is managed by the Cluster controller.
+         */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.MachinePoolTopology": {
+            /**
+             * @description class is the name of the MachinePoolClass used to create the pool of worker nodes.
+             *     This should match one of the deployment classes defined in the ClusterClass object
+             *     mentioned in the `Cluster.Spec.Class` field.
+             */
+            class?: string;
+            /** @description deletion contains configuration options for Machine deletion. */
+            deletion?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.MachinePoolTopologyMachineDeletionSpec"];
+            /**
+             * @description failureDomains is the list of failure domains the machine pool will be created in.
+             *     Must match a key in the FailureDomains map stored on the cluster object.
+             */
+            failureDomains?: string[];
+            /**
+             * @description metadata is the metadata applied to the MachinePool.
+             *     At runtime this metadata is merged with the corresponding metadata from the ClusterClass.
+             */
+            metadata?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.ObjectMeta"];
+            /**
+             * Format: int32
+             * @description minReadySeconds is the minimum number of seconds for which a newly created machine pool should
+             *     be ready.
+             *     Defaults to 0 (machine will be considered available as soon as it
+             *     is ready)
+             */
+            minReadySeconds?: number;
+            /**
+             * @description name is the unique identifier for this MachinePoolTopology.
+             *     The value is used with other unique identifiers to create a MachinePool's Name
+             *     (e.g. cluster's name, etc). In case the name is greater than the allowed maximum length,
+             *     the values are hashed together.
+             */
+            name?: string;
+            /**
+             * Format: int32
+             * @description replicas is the number of nodes belonging to this pool.
+             *     If the value is nil, the MachinePool is created without the number of Replicas (defaulting to 1)
+             *     and it's assumed that an external entity (like cluster autoscaler) is responsible for the management
+             *     of this value.
+             */
+            replicas?: number;
+            /**
+             * @description taints are the node taints that Cluster API will manage.
+             *     This list is not necessarily complete: other Kubernetes components may add or remove other taints from nodes,
+             *     e.g. the node controller might add the node.kubernetes.io/not-ready taint.
+             *     Only those taints defined in this list will be added or removed by core Cluster API controllers.
+             *
+             *     There can be at most 64 taints.
+             *     A pod would have to tolerate all existing taints to run on the corresponding node.
+             *
+             *     NOTE: This list is implemented as a "map" type, meaning that individual elements can be managed by different owners.
+             */
+            taints?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.MachineTaint"][];
+            /** @description variables can be used to customize the MachinePool through patches. */
+            variables?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.MachinePoolVariables"];
+        };
+        /** @description MachinePoolTopologyMachineDeletionSpec contains configuration options for Machine deletion. */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.MachinePoolTopologyMachineDeletionSpec": {
+            /**
+             * Format: int32
+             * @description nodeDeletionTimeoutSeconds defines how long the controller will attempt to delete the Node that the MachinePool
+             *     hosts after the MachinePool is marked for deletion. A duration of 0 will retry deletion indefinitely.
+             *     Defaults to 10 seconds.
+             */
+            nodeDeletionTimeoutSeconds?: number;
+            /**
+             * Format: int32
+             * @description nodeDrainTimeoutSeconds is the total amount of time that the controller will spend on draining a node.
+             *     The default value is 0, meaning that the node can be drained without any time limitations.
+             *     NOTE: nodeDrainTimeoutSeconds is different from `kubectl drain --timeout`
+             */
+            nodeDrainTimeoutSeconds?: number;
+            /**
+             * Format: int32
+             * @description nodeVolumeDetachTimeoutSeconds is the total amount of time that the controller will spend on waiting for all volumes
+             *     to be detached. The default value is 0, meaning that the volumes can be detached without any time limitations.
+             */
+            nodeVolumeDetachTimeoutSeconds?: number;
+        };
+        /** @description MachinePoolVariables can be used to provide variables for a specific MachinePool. */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.MachinePoolVariables": {
+            /** @description overrides can be used to override Cluster level variables. */
+            overrides?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.ClusterVariable"][];
+        };
+        /** @description MachineReadinessGate contains the type of a Machine condition to be used as a readiness gate. */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.MachineReadinessGate": {
+            /**
+             * @description conditionType refers to a condition with matching type in the Machine's condition list.
+             *     If the conditions doesn't exist, it will be treated as unknown.
+             *     Note: Both Cluster API conditions or conditions added by 3rd party controllers can be used as readiness gates.
+             */
+            conditionType?: string;
+            /**
+             * @description polarity of the conditionType specified in this readinessGate.
+             *     Valid values are Positive, Negative and omitted.
+             *     When omitted, the default behaviour will be Positive.
+             *     A positive polarity means that the condition should report a true status under normal conditions.
+             *     A negative polarity means that the condition should report a false status under normal conditions.
+             */
+            polarity?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.ConditionPolarity"];
+        };
+        /** @description MachineSet is the Schema for the machinesets API. */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.MachineSet": {
+            /**
+             * @description APIVersion defines the versioned schema of this representation of an object.
+             *     Servers should convert recognized schemas to the latest internal value, and
+             *     may reject unrecognized values.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources
+             */
+            apiVersion?: string;
+            /**
+             * @description Kind is a string value representing the REST resource this object represents.
+             *     Servers may infer this from the endpoint the client submits requests to.
+             *     Cannot be updated.
+             *     In CamelCase.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
+             */
+            kind?: string;
+            /**
+             * @description metadata is the standard object's metadata.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
+             */
+            metadata: components["schemas"]["k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta"];
+            /** @description spec is the desired state of MachineSet. */
+            spec?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.MachineSetSpec"];
+            /** @description status is the observed state of MachineSet. */
+            status?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.MachineSetStatus"];
+        };
+        /**
+         * @description MachineSetDeletionOrder defines how priority is assigned to nodes to delete when
+         *     downscaling a MachineSet. Defaults to "Random".
+         * @enum {string}
+         */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.MachineSetDeletionOrder": "Random" | "Newest" | "Oldest";
+        /** @description MachineSetDeletionSpec contains configuration options for MachineSet deletion. */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.MachineSetDeletionSpec": {
+            /**
+             * @description order defines the order in which Machines are deleted when downscaling.
+             *     Defaults to "Random". Valid values are "Random", "Newest", "Oldest"
+             */
+            order?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.MachineSetDeletionOrder"];
+        };
+        /**
+         * @description MachineSetDeprecatedStatus groups all the status fields that are deprecated and will be removed in a future version.
+         *     See https://github.com/kubernetes-sigs/cluster-api/blob/main/docs/proposals/20240916-improve-status-in-CAPI-resources.md for more context.
+         */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.MachineSetDeprecatedStatus": {
+            /** @description v1beta1 groups all the status fields that are deprecated and will be removed when support for v1beta1 will be dropped. */
+            v1beta1?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.MachineSetV1Beta1DeprecatedStatus"];
+        };
+        /** @description MachineSetSpec defines the desired state of MachineSet. */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.MachineSetSpec": {
+            /** @description clusterName is the name of the Cluster this object belongs to. */
+            clusterName?: string;
+            /** @description deletion contains configuration options for MachineSet deletion. */
+            deletion?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.MachineSetDeletionSpec"];
+            /**
+             * @description machineNaming allows changing the naming pattern used when creating Machines.
+             *     Note: InfraMachines & BootstrapConfigs will use the same name as the corresponding Machines.
+             */
+            machineNaming?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.MachineNamingSpec"];
+            /**
+             * Format: int32
+             * @description replicas is the number of desired replicas.
+             *     This is a pointer to distinguish between explicit zero and unspecified.
+             *
+             *     Defaults to:
+             *     * if the Kubernetes autoscaler min size and max size annotations are set:
+             *       - if it's a new MachineSet, use min size
+             *       - if the replicas field of the old MachineSet is < min size, use min size
+             *       - if the replicas field of the old MachineSet is > max size, use max size
+             *       - if the replicas field of the old MachineSet is in the (min size, max size) range, keep the value from the oldMS
+             *     * otherwise use 1
+             *     Note: Defaulting will be run whenever the replicas field is not set:
+             *     * A new MachineSet is created with replicas not set.
+             *     * On an existing MachineSet the replicas field was first set and is now unset.
+             *     Those cases are especially relevant for the following Kubernetes autoscaler use cases:
+             *     * A new MachineSet is created and replicas should be managed by the autoscaler
+             *     * An existing MachineSet which initially wasn't controlled by the autoscaler
+             *       should be later controlled by the autoscaler
+             */
+            replicas?: number;
+            /**
+             * @description selector is a label query over machines that should match the replica count.
+             *     Label keys and values that must match in order to be controlled by this MachineSet.
+             *     It must match the machine template's labels.
+             *     More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors
+             */
+            selector?: components["schemas"]["k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector"];
+            /**
+             * @description template is the object that describes the machine that will be created if
+             *     insufficient replicas are detected.
+             *     Object references to custom resources are treated as templates.
+             */
+            template?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.MachineTemplateSpec"];
+        };
+        /** @description MachineSetStatus defines the observed state of MachineSet. */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.MachineSetStatus": {
+            /**
+             * Format: int32
+             * @description availableReplicas is the number of available replicas for this MachineSet. A machine is considered available when Machine's Available condition is true.
+             */
+            availableReplicas?: number;
+            /**
+             * @description conditions represents the observations of a MachineSet's current state.
+             *     Known condition types are MachinesReady, MachinesUpToDate, ScalingUp, ScalingDown, Remediating, Deleting, Paused.
+             */
+            conditions?: components["schemas"]["k8s.io.apimachinery.pkg.apis.meta.v1.Condition"][];
+            /** @description deprecated groups all the status fields that are deprecated and will be removed when all the nested field are removed. */
+            deprecated?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.MachineSetDeprecatedStatus"];
+            /**
+             * Format: int64
+             * @description observedGeneration reflects the generation of the most recently observed MachineSet.
+             */
+            observedGeneration?: number;
+            /**
+             * Format: int32
+             * @description readyReplicas is the number of ready replicas for this MachineSet. A machine is considered ready when Machine's Ready condition is true.
+             */
+            readyReplicas?: number;
+            /**
+             * Format: int32
+             * @description replicas is the most recently observed number of replicas.
+             */
+            replicas?: number;
+            /**
+             * @description selector is the same as the label selector but in the string format to avoid introspection
+             *     by clients. The string will be in the same format as the query-param syntax.
+             *     More info about label selectors: http://kubernetes.io/docs/user-guide/labels#label-selectors
+             */
+            selector?: string;
+            /**
+             * Format: int32
+             * @description upToDateReplicas is the number of up-to-date replicas for this MachineSet. A machine is considered up-to-date when Machine's UpToDate condition is true.
+             */
+            upToDateReplicas?: number;
+            /** @description versions is the aggregated Kubernetes versions in this MachineSet. */
+            versions?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.StatusVersion"][];
+        };
+        /**
+         * @description MachineSetV1Beta1DeprecatedStatus groups all the status fields that are deprecated and will be removed when support for v1beta1 will be dropped.
+         *     See https://github.com/kubernetes-sigs/cluster-api/blob/main/docs/proposals/20240916-improve-status-in-CAPI-resources.md for more context.
+         */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.MachineSetV1Beta1DeprecatedStatus": {
+            /**
+             * Format: int32
+             * @description availableReplicas is the number of available replicas (ready for at least minReadySeconds) for this MachineSet.
+             *
+             *     Deprecated: This field is deprecated and is going to be removed when support for v1beta1 will be dropped. Please see https://github.com/kubernetes-sigs/cluster-api/blob/main/docs/proposals/20240916-improve-status-in-CAPI-resources.md for more details.
+             */
+            availableReplicas: number;
+            /**
+             * @description conditions defines current service state of the MachineSet.
+             *
+             *     Deprecated: This field is deprecated and is going to be removed when support for v1beta1 will be dropped. Please see https://github.com/kubernetes-sigs/cluster-api/blob/main/docs/proposals/20240916-improve-status-in-CAPI-resources.md for more details.
+             */
+            conditions?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.Conditions"];
+            /**
+             * @description failureMessage will be set in the event that there is a terminal problem
+             *     reconciling the Machine and will contain a more verbose string suitable
+             *     for logging and human consumption.
+             *
+             *     Deprecated: This field is deprecated and is going to be removed when support for v1beta1 will be dropped. Please see https://github.com/kubernetes-sigs/cluster-api/blob/main/docs/proposals/20240916-improve-status-in-CAPI-resources.md for more details.
+             */
+            failureMessage?: string;
+            /**
+             * @description failureReason will be set in the event that there is a terminal problem
+             *     reconciling the Machine and will contain a succinct value suitable
+             *     for machine interpretation.
+             *
+             *     In the event that there is a terminal problem reconciling the
+             *     replicas, both FailureReason and FailureMessage will be set. FailureReason
+             *     will be populated with a succinct value suitable for machine
+             *     interpretation, while FailureMessage will contain a more verbose
+             *     string suitable for logging and human consumption.
+             *
+             *     These fields should not be set for transitive errors that a
+             *     controller faces that are expected to be fixed automatically over
+             *     time (like service outages), but instead indicate that something is
+             *     fundamentally wrong with the MachineTemplate's spec or the configuration of
+             *     the machine controller, and that manual intervention is required. Examples
+             *     of terminal errors would be invalid combinations of settings in the
+             *     spec, values that are unsupported by the machine controller, or the
+             *     responsible machine controller itself being critically misconfigured.
+             *
+             *     Any transient errors that occur during the reconciliation of Machines
+             *     can be added as events to the MachineSet object and/or logged in the
+             *     controller's output.
+             *
+             *     Deprecated: This field is deprecated and is going to be removed when support for v1beta1 will be dropped. Please see https://github.com/kubernetes-sigs/cluster-api/blob/main/docs/proposals/20240916-improve-status-in-CAPI-resources.md for more details.
+             */
+            failureReason?: components["schemas"]["sigs.k8s.io.cluster-api.api.deprecated.errors.MachineSetStatusError"];
+            /**
+             * Format: int32
+             * @description fullyLabeledReplicas is the number of replicas that have labels matching the labels of the machine template of the MachineSet.
+             *
+             *     Deprecated: This field is deprecated and is going to be removed when support for v1beta1 will be dropped. Please see https://github.com/kubernetes-sigs/cluster-api/blob/main/docs/proposals/20240916-improve-status-in-CAPI-resources.md for more details.
+             */
+            fullyLabeledReplicas: number;
+            /**
+             * Format: int32
+             * @description readyReplicas is the number of ready replicas for this MachineSet. A machine is considered ready when the node has been created and is "Ready".
+             *
+             *     Deprecated: This field is deprecated and is going to be removed when support for v1beta1 will be dropped. Please see https://github.com/kubernetes-sigs/cluster-api/blob/main/docs/proposals/20240916-improve-status-in-CAPI-resources.md for more details.
+             */
+            readyReplicas: number;
+        };
+        /** @description MachineSpec defines the desired state of Machine. */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.MachineSpec": {
+            /**
+             * @description bootstrap is a reference to a local struct which encapsulates
+             *     fields to configure the Machine’s bootstrapping mechanism.
+             */
+            bootstrap?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.Bootstrap"];
+            /** @description clusterName is the name of the Cluster this object belongs to. */
+            clusterName?: string;
+            /** @description deletion contains configuration options for Machine deletion. */
+            deletion?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.MachineDeletionSpec"];
+            /**
+             * @description failureDomain is the failure domain the machine will be created in.
+             *     Must match the name of a FailureDomain from the Cluster status.
+             */
+            failureDomain?: string;
+            /**
+             * @description infrastructureRef is a required reference to a custom resource
+             *     offered by an infrastructure provider.
+             */
+            infrastructureRef?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.ContractVersionedObjectReference"];
+            /**
+             * Format: int32
+             * @description minReadySeconds is the minimum number of seconds for which a Machine should be ready before considering it available.
+             *     Defaults to 0 (Machine will be considered available as soon as the Machine is ready)
+             */
+            minReadySeconds?: number;
+            /**
+             * @description providerID is the identification ID of the machine provided by the provider.
+             *     This field must match the provider ID as seen on the node object corresponding to this machine.
+             *     This field is required by higher level consumers of cluster-api. Example use case is cluster autoscaler
+             *     with cluster-api as provider. Clean-up logic in the autoscaler compares machines to nodes to find out
+             *     machines at provider which could not get registered as Kubernetes nodes. With cluster-api as a
+             *     generic out-of-tree provider for autoscaler, this field is required by autoscaler to be
+             *     able to have a provider view of the list of machines. Another list of nodes is queried from the k8s apiserver
+             *     and then a comparison is done to find out unregistered machines and are marked for delete.
+             *     This field will be set by the actuators and consumed by higher level entities like autoscaler that will
+             *     be interfacing with cluster-api as generic provider.
+             */
+            providerID?: string;
+            /**
+             * @description readinessGates specifies additional conditions to include when evaluating Machine Ready condition.
+             *
+             *     This field can be used e.g. by Cluster API control plane providers to extend the semantic of the
+             *     Ready condition for the Machine they control, like the kubeadm control provider adding ReadinessGates
+             *     for the APIServerPodHealthy, SchedulerPodHealthy conditions, etc.
+             *
+             *     Another example are external controllers, e.g. responsible to install special software/hardware on the Machines;
+             *     they can include the status of those components with a new condition and add this condition to ReadinessGates.
+             *
+             *     NOTE: In case readinessGates conditions start with the APIServer, ControllerManager, Scheduler prefix, and all those
+             *     readiness gates condition are reporting the same message, when computing the Machine's Ready condition those
+             *     readinessGates will be replaced by a single entry reporting "Control plane components: " + message.
+             *     This helps to improve readability of conditions bubbling up to the Machine's owner resource / to the Cluster).
+             */
+            readinessGates?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.MachineReadinessGate"][];
+            /**
+             * @description taints are the node taints that Cluster API will manage.
+             *     This list is not necessarily complete: other Kubernetes components may add or remove other taints from nodes,
+             *     e.g. the node controller might add the node.kubernetes.io/not-ready taint.
+             *     Only those taints defined in this list will be added or removed by core Cluster API controllers.
+             *
+             *     There can be at most 64 taints.
+             *     A pod would have to tolerate all existing taints to run on the corresponding node.
+             *
+             *     NOTE: This list is implemented as a "map" type, meaning that individual elements can be managed by different owners.
+             */
+            taints?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.MachineTaint"][];
+            /**
+             * @description version defines the desired Kubernetes version.
+             *     This field is meant to be optionally used by bootstrap providers.
+             */
             version?: string;
-            /** @description workers describes the worker topology. */
-            workers?: {
-                /** @description machineDeployments of the topology. */
-                machineDeployments?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.MachineDeploymentTopology"][];
-                /** @description machinePools of the topology. */
-                machinePools?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.MachinePoolTopology"][];
-            } & {
-                [key: string]: unknown;
-            };
-        } & {
-            [key: string]: unknown;
         };
-        /** @description AfterClusterUpgradeRequest carries the Cluster and the version it reached. */
+        /** @description MachineStatus defines the observed state of Machine. */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.MachineStatus": {
+            /**
+             * @description addresses is a list of addresses assigned to the machine.
+             *     This field is copied from the infrastructure provider reference.
+             */
+            addresses?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.MachineAddresses"];
+            /**
+             * @description certificatesExpiryDate is the expiry date of the machine certificates.
+             *     This value is only set for control plane machines.
+             */
+            certificatesExpiryDate?: components["schemas"]["k8s.io.apimachinery.pkg.apis.meta.v1.Time"];
+            /**
+             * @description conditions represents the observations of a Machine's current state.
+             *     Known condition types are Available, Ready, UpToDate, BootstrapConfigReady, InfrastructureReady, NodeReady,
+             *     NodeHealthy, Updating, Deleting, Paused.
+             *     If a MachineHealthCheck is targeting this machine, also HealthCheckSucceeded, OwnerRemediated conditions are added.
+             *     Additionally control plane Machines controlled by KubeadmControlPlane will have following additional conditions:
+             *     APIServerPodHealthy, ControllerManagerPodHealthy, SchedulerPodHealthy, EtcdPodHealthy, EtcdMemberHealthy, NodeKubeadmLabelsAndTaintsSet.
+             */
+            conditions?: components["schemas"]["k8s.io.apimachinery.pkg.apis.meta.v1.Condition"][];
+            /**
+             * @description deletion contains information relating to removal of the Machine.
+             *     Only present when the Machine has a deletionTimestamp and drain or wait for volume detach started.
+             */
+            deletion?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.MachineDeletionStatus"];
+            /** @description deprecated groups all the status fields that are deprecated and will be removed when all the nested field are removed. */
+            deprecated?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.MachineDeprecatedStatus"];
+            /** @description failureDomain is the failure domain where the Machine has been scheduled. */
+            failureDomain?: string;
+            /**
+             * @description initialization provides observations of the Machine initialization process.
+             *     NOTE: Fields in this struct are part of the Cluster API contract and are used to orchestrate initial Machine provisioning.
+             */
+            initialization?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.MachineInitializationStatus"];
+            /** @description lastUpdated identifies when the phase of the Machine last transitioned. */
+            lastUpdated?: components["schemas"]["k8s.io.apimachinery.pkg.apis.meta.v1.Time"];
+            /**
+             * @description nodeInfo is a set of ids/uuids to uniquely identify the node.
+             *     More info: https://kubernetes.io/docs/concepts/nodes/node/#info
+             */
+            nodeInfo?: components["schemas"]["k8s.io.api.core.v1.NodeSystemInfo"];
+            /** @description nodeRef will point to the corresponding Node if it exists. */
+            nodeRef?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.MachineNodeReference"];
+            /**
+             * Format: int64
+             * @description observedGeneration is the latest generation observed by the controller.
+             */
+            observedGeneration?: number;
+            /**
+             * @description phase represents the current phase of machine actuation.
+             * @enum {string}
+             */
+            phase?: "Pending" | "Provisioning" | "Provisioned" | "Running" | "Updating" | "Deleting" | "Deleted" | "Failed" | "Unknown";
+        };
+        /** @description MachineTaint defines a taint equivalent to corev1.Taint, but additionally having a propagation field. */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.MachineTaint": {
+            /**
+             * @description effect is the effect for the taint. Valid values are NoSchedule, PreferNoSchedule and NoExecute.
+             * @enum {unknown}
+             */
+            effect?: "NoSchedule" | "PreferNoSchedule" | "NoExecute";
+            /**
+             * @description key is the taint key to be applied to a node.
+             *     Must be a valid qualified name of maximum size 63 characters
+             *     with an optional subdomain prefix of maximum size 253 characters,
+             *     separated by a `/`.
+             */
+            key?: string;
+            /**
+             * @description propagation defines how this taint should be propagated to nodes.
+             *     Valid values are 'Always' and 'OnInitialization'.
+             *     Always: The taint will be continuously reconciled. If it is not set for a node, it will be added during reconciliation.
+             *     OnInitialization: The taint will be added during node initialization. If it gets removed from the node later on it will not get added again.
+             */
+            propagation?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.MachineTaintPropagation"];
+            /**
+             * @description value is the taint value corresponding to the taint key.
+             *     It must be a valid label value of maximum size 63 characters.
+             */
+            value?: string;
+        };
+        /**
+         * @description MachineTaintPropagation defines when a taint should be propagated to nodes.
+         * @enum {string}
+         */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.MachineTaintPropagation": "Always" | "OnInitialization";
+        /** @description MachineTemplateSpec describes the data needed to create a Machine from a template. */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.MachineTemplateSpec": {
+            /**
+             * @description metadata is the standard object's metadata.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
+             */
+            metadata?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.ObjectMeta"];
+            /**
+             * @description spec is the specification of the desired behavior of the machine.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
+             */
+            spec?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.MachineSpec"];
+        };
+        /**
+         * @description MachineV1Beta1DeprecatedStatus groups all the status fields that are deprecated and will be removed when support for v1beta1 will be dropped.
+         *     See https://github.com/kubernetes-sigs/cluster-api/blob/main/docs/proposals/20240916-improve-status-in-CAPI-resources.md for more context.
+         */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.MachineV1Beta1DeprecatedStatus": {
+            /**
+             * @description conditions defines current service state of the Machine.
+             *
+             *     Deprecated: This field is deprecated and is going to be removed when support for v1beta1 will be dropped. Please see https://github.com/kubernetes-sigs/cluster-api/blob/main/docs/proposals/20240916-improve-status-in-CAPI-resources.md for more details.
+             */
+            conditions?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.Conditions"];
+            /**
+             * @description failureMessage will be set in the event that there is a terminal problem
+             *     reconciling the Machine and will contain a more verbose string suitable
+             *     for logging and human consumption.
+             *
+             *     This field should not be set for transitive errors that a controller
+             *     faces that are expected to be fixed automatically over
+             *     time (like service outages), but instead indicate that something is
+             *     fundamentally wrong with the Machine's spec or the configuration of
+             *     the controller, and that manual intervention is required. Examples
+             *     of terminal errors would be invalid combinations of settings in the
+             *     spec, values that are unsupported by the controller, or the
+             *     responsible controller itself being critically misconfigured.
+             *
+             *     Any transient errors that occur during the reconciliation of Machines
+             *     can be added as events to the Machine object and/or logged in the
+             *     controller's output.
+             *
+             *     Deprecated: This field is deprecated and is going to be removed when support for v1beta1 will be dropped. Please see https://github.com/kubernetes-sigs/cluster-api/blob/main/docs/proposals/20240916-improve-status-in-CAPI-resources.md for more details.
+             */
+            failureMessage?: string;
+            /**
+             * @description failureReason will be set in the event that there is a terminal problem
+             *     reconciling the Machine and will contain a succinct value suitable
+             *     for machine interpretation.
+             *
+             *     This field should not be set for transitive errors that a controller
+             *     faces that are expected to be fixed automatically over
+             *     time (like service outages), but instead indicate that something is
+             *     fundamentally wrong with the Machine's spec or the configuration of
+             *     the controller, and that manual intervention is required. Examples
+             *     of terminal errors would be invalid combinations of settings in the
+             *     spec, values that are unsupported by the controller, or the
+             *     responsible controller itself being critically misconfigured.
+             *
+             *     Any transient errors that occur during the reconciliation of Machines
+             *     can be added as events to the Machine object and/or logged in the
+             *     controller's output.
+             *
+             *     Deprecated: This field is deprecated and is going to be removed when support for v1beta1 will be dropped. Please see https://github.com/kubernetes-sigs/cluster-api/blob/main/docs/proposals/20240916-improve-status-in-CAPI-resources.md for more details.
+             */
+            failureReason?: components["schemas"]["sigs.k8s.io.cluster-api.api.deprecated.errors.MachineStatusError"];
+        };
+        /** @description NetworkRanges represents ranges of network addresses. */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.NetworkRanges": {
+            /** @description cidrBlocks is a list of CIDR blocks. */
+            cidrBlocks?: string[];
+        };
+        /**
+         * @description ObjectMeta is metadata that all persisted resources must have, which includes all objects
+         *     users must create. This is a copy of customizable fields from metav1.ObjectMeta.
+         *
+         *     ObjectMeta is embedded in `Machine.Spec`, `MachineDeployment.Template` and `MachineSet.Template`,
+         *     which are not top-level Kubernetes objects. Given that metav1.ObjectMeta has lots of special cases
+         *     and read-only fields which end up in the generated CRD validation, having it as a subset simplifies
+         *     the API and some issues that can impact user experience.
+         *
+         *     During the [upgrade to controller-tools@v2](https://github.com/kubernetes-sigs/cluster-api/pull/1054)
+         *     for v1alpha2, we noticed a failure would occur running Cluster API test suite against the new CRDs,
+         *     specifically `spec.metadata.creationTimestamp in body must be of type string: "null"`.
+         *     The investigation showed that `controller-tools@v2` behaves differently than its previous version
+         *     when handling types from [metav1](k8s.io/apimachinery/pkg/apis/meta/v1) package.
+         *
+         *     In more details, we found that embedded (non-top level) types that embedded `metav1.ObjectMeta`
+         *     had validation properties, including for `creationTimestamp` (metav1.Time).
+         *     The `metav1.Time` type specifies a custom json marshaller that, when IsZero() is true, returns `null`
+         *     which breaks validation because the field isn't marked as nullable.
+         *
+         *     In future versions, controller-tools@v2 might allow overriding the type and validation for embedded
+         *     types. When that happens, this hack should be revisited.
+         */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.ObjectMeta": {
+            /**
+             * @description annotations is an unstructured key value map stored with a resource that may be
+             *     set by external tools to store and retrieve arbitrary metadata. They are not
+             *     queryable and should be preserved when modifying objects.
+             *     More info: http://kubernetes.io/docs/user-guide/annotations
+             */
+            annotations?: {
+                [key: string]: string;
+            };
+            /**
+             * @description labels is a map of string keys and values that can be used to organize and categorize
+             *     (scope and select) objects. May match selectors of replication controllers
+             *     and services.
+             *     More info: http://kubernetes.io/docs/user-guide/labels
+             */
+            labels?: {
+                [key: string]: string;
+            };
+        };
+        /** @description StatusUpgradePlanVersion groups upgrade plan version-related status information. */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.StatusUpgradePlanVersion": {
+            /** @description version is the Kubernetes version. */
+            version?: string;
+        };
+        /** @description StatusVersion groups version-related status information. */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.StatusVersion": {
+            /**
+             * Format: int32
+             * @description replicas is the number of replicas at this version.
+             */
+            replicas?: number;
+            /** @description version is the Kubernetes version. */
+            version?: string;
+        };
+        /** @description Topology encapsulates the information of the managed resources. */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.Topology": {
+            /** @description classRef is the ref to the ClusterClass that should be used for the topology. */
+            classRef?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.ClusterClassRef"];
+            /** @description controlPlane describes the cluster control plane. */
+            controlPlane?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.ControlPlaneTopology"];
+            /**
+             * @description variables can be used to customize the Cluster through
+             *     patches. They must comply to the corresponding
+             *     VariableClasses defined in the ClusterClass.
+             */
+            variables?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.ClusterVariable"][];
+            /** @description version is the Kubernetes version of the cluster. */
+            version?: string;
+            /**
+             * @description workers encapsulates the different constructs that form the worker nodes
+             *     for the cluster.
+             */
+            workers?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.WorkersTopology"];
+        };
+        /**
+         * @description UnhealthyMachineCondition represents a Machine condition type and value with a timeout
+         *     specified as a duration.  When the named condition has been in the given
+         *     status for at least the timeout value, a machine is considered unhealthy.
+         */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.UnhealthyMachineCondition": {
+            /**
+             * @description status of the condition, one of True, False, Unknown.
+             * @enum {unknown}
+             */
+            status?: "True" | "False" | "Unknown";
+            /**
+             * Format: int32
+             * @description timeoutSeconds is the duration that a machine must be in a given status for,
+             *     after which the machine is considered unhealthy.
+             *     For example, with a value of "3600", the machine must match the status
+             *     for at least 1 hour before being considered unhealthy.
+             */
+            timeoutSeconds?: number;
+            /** @description type of Machine condition */
+            type?: string;
+        };
+        /**
+         * @description UnhealthyNodeCondition represents a Node condition type and value with a timeout
+         *     specified as a duration.  When the named condition has been in the given
+         *     status for at least the timeout value, a node is considered unhealthy.
+         */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.UnhealthyNodeCondition": {
+            /** @description status of the condition, one of True, False, Unknown. */
+            status?: components["schemas"]["k8s.io.api.core.v1.ConditionStatus"];
+            /**
+             * Format: int32
+             * @description timeoutSeconds is the duration that a node must be in a given status for,
+             *     after which the node is considered unhealthy.
+             *     For example, with a value of "3600", the node must match the status
+             *     for at least 1 hour before being considered unhealthy.
+             */
+            timeoutSeconds?: number;
+            /** @description type of Node condition */
+            type?: components["schemas"]["k8s.io.api.core.v1.NodeConditionType"];
+        };
+        /** @description ValidationRule describes a validation rule written in the CEL expression language. */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.ValidationRule": {
+            /**
+             * @description fieldPath represents the field path returned when the validation fails.
+             *     It must be a relative JSON path (i.e. with array notation) scoped to the location of this x-kubernetes-validations extension in the schema and refer to an existing field.
+             *     e.g. when validation checks if a specific attribute `foo` under a map `testMap`, the fieldPath could be set to `.testMap.foo`
+             *     If the validation checks two lists must have unique attributes, the fieldPath could be set to either of the list: e.g. `.testList`
+             *     It does not support list numeric index.
+             *     It supports child operation to refer to an existing field currently. Refer to [JSONPath support in Kubernetes](https://kubernetes.io/docs/reference/kubectl/jsonpath/) for more info.
+             *     Numeric index of array is not supported.
+             *     For field name which contains special characters, use `['specialName']` to refer the field name.
+             *     e.g. for attribute `foo.34$` appears in a list `testList`, the fieldPath could be set to `.testList['foo.34$']`
+             */
+            fieldPath?: string;
+            /**
+             * @description message represents the message displayed when validation fails. The message is required if the Rule contains
+             *     line breaks. The message must not contain line breaks.
+             *     If unset, the message is "failed rule: {Rule}".
+             *     e.g. "must be a URL with the host matching spec.host"
+             */
+            message?: string;
+            /**
+             * @description messageExpression declares a CEL expression that evaluates to the validation failure message that is returned when this rule fails.
+             *     Since messageExpression is used as a failure message, it must evaluate to a string.
+             *     If both message and messageExpression are present on a rule, then messageExpression will be used if validation
+             *     fails. If messageExpression results in a runtime error, the validation failure message is produced
+             *     as if the messageExpression field were unset. If messageExpression evaluates to an empty string, a string with only spaces, or a string
+             *     that contains line breaks, then the validation failure message will also be produced as if the messageExpression field were unset.
+             *     messageExpression has access to all the same variables as the rule; the only difference is the return type.
+             *     Example:
+             *     "x must be less than max ("+string(self.max)+")"
+             */
+            messageExpression?: string;
+            /**
+             * @description reason provides a machine-readable validation failure reason that is returned to the caller when a request fails this validation rule.
+             *     The currently supported reasons are: "FieldValueInvalid", "FieldValueForbidden", "FieldValueRequired", "FieldValueDuplicate".
+             *     If not set, default to use "FieldValueInvalid".
+             *     All future added reasons must be accepted by clients when reading this value and unknown reasons should be treated as FieldValueInvalid.
+             * @default FieldValueInvalid
+             * @enum {unknown}
+             */
+            reason: "FieldValueInvalid" | "FieldValueForbidden" | "FieldValueRequired" | "FieldValueDuplicate";
+            /**
+             * @description rule represents the expression which will be evaluated by CEL.
+             *     ref: https://github.com/google/cel-spec
+             *     The Rule is scoped to the location of the x-kubernetes-validations extension in the schema.
+             *     The `self` variable in the CEL expression is bound to the scoped value.
+             *     If the Rule is scoped to an object with properties, the accessible properties of the object are field selectable
+             *     via `self.field` and field presence can be checked via `has(self.field)`.
+             *     If the Rule is scoped to an object with additionalProperties (i.e. a map) the value of the map
+             *     are accessible via `self[mapKey]`, map containment can be checked via `mapKey in self` and all entries of the map
+             *     are accessible via CEL macros and functions such as `self.all(...)`.
+             *     If the Rule is scoped to an array, the elements of the array are accessible via `self[i]` and also by macros and
+             *     functions.
+             *     If the Rule is scoped to a scalar, `self` is bound to the scalar value.
+             *     Examples:
+             *     - Rule scoped to a map of objects: {"rule": "self.components['Widget'].priority < 10"}
+             *     - Rule scoped to a list of integers: {"rule": "self.values.all(value, value >= 0 && value < 100)"}
+             *     - Rule scoped to a string value: {"rule": "self.startsWith('kube')"}
+             *
+             *     Unknown data preserved in custom resources via x-kubernetes-preserve-unknown-fields is not accessible in CEL
+             *     expressions. This includes:
+             *     - Unknown field values that are preserved by object schemas with x-kubernetes-preserve-unknown-fields.
+             *     - Object properties where the property schema is of an "unknown type". An "unknown type" is recursively defined as:
+             *       - A schema with no type and x-kubernetes-preserve-unknown-fields set to true
+             *       - An array where the items schema is of an "unknown type"
+             *       - An object where the additionalProperties schema is of an "unknown type"
+             *
+             *     Only property names of the form `[a-zA-Z_.-/][a-zA-Z0-9_.-/]*` are accessible.
+             *     Accessible property names are escaped according to the following rules when accessed in the expression:
+             *     - '__' escapes to '__underscores__'
+             *     - '.' escapes to '__dot__'
+             *     - '-' escapes to '__dash__'
+             *     - '/' escapes to '__slash__'
+             *     - Property names that exactly match a CEL RESERVED keyword escape to '__{keyword}__'. The keywords are:
+             *     	  "true", "false", "null", "in", "as", "break", "const", "continue", "else", "for", "function", "if",
+             *     	  "import", "let", "loop", "package", "namespace", "return".
+             *     Examples:
+             *       - Rule accessing a property named "namespace": {"rule": "self.__namespace__ > 0"}
+             *       - Rule accessing a property named "x-prop": {"rule": "self.x__dash__prop > 0"}
+             *       - Rule accessing a property named "redact__d": {"rule": "self.redact__underscores__d > 0"}
+             *
+             *     If `rule` makes use of the `oldSelf` variable it is implicitly a
+             *     `transition rule`.
+             *
+             *     By default, the `oldSelf` variable is the same type as `self`.
+             *
+             *     Transition rules by default are applied only on UPDATE requests and are
+             *     skipped if an old value could not be found.
+             */
+            rule?: string;
+        };
+        /** @description VariableSchema defines the schema of a variable. */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.VariableSchema": {
+            /**
+             * @description openAPIV3Schema defines the schema of a variable via OpenAPI v3
+             *     schema. The schema is a subset of the schema used in
+             *     Kubernetes CRDs.
+             */
+            openAPIV3Schema?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.JSONSchemaProps"];
+        };
+        /**
+         * @description VariableSchemaMetadata is the metadata of a variable or a nested field within a variable.
+         *     It can be used to add additional data for higher level tools.
+         */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.VariableSchemaMetadata": {
+            /**
+             * @description annotations is an unstructured key value map that can be used to store and
+             *     retrieve arbitrary metadata.
+             *     They are not queryable.
+             */
+            annotations?: {
+                [key: string]: string;
+            };
+            /**
+             * @description labels is a map of string keys and values that can be used to organize and categorize
+             *     (scope and select) variables.
+             */
+            labels?: {
+                [key: string]: string;
+            };
+        };
+        /** @description WorkersStatus groups all the observations about workers current state. */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.WorkersStatus": {
+            /**
+             * Format: int32
+             * @description availableReplicas is the total number of available worker machines in this cluster. A machine is considered available when Machine's Available condition is true.
+             */
+            availableReplicas?: number;
+            /**
+             * Format: int32
+             * @description desiredReplicas is the total number of desired worker machines in this cluster.
+             */
+            desiredReplicas?: number;
+            /**
+             * Format: int32
+             * @description readyReplicas is the total number of ready worker machines in this cluster. A machine is considered ready when Machine's Ready condition is true.
+             */
+            readyReplicas?: number;
+            /**
+             * Format: int32
+             * @description replicas is the total number of worker machines in this cluster.
+             *     NOTE: replicas also includes machines still being provisioned or being deleted.
+             */
+            replicas?: number;
+            /**
+             * @description upgradePlan reports the list of versions that would be applied to the worker objects (all MachineDeployments and MachinePools).
+             *     Note:
+             *     - This field is set only when the Cluster topology is managed by Cluster API and a Cluster upgrade is in progress.
+             *     - Once a version is applied to the worker objects, it is removed from the list (after a version
+             *       is applied to a worker object, it might take some time for the actual upgrade to complete)
+             *     - During a chained upgrade, the upgrade plan is continuously re-computed, and this field will
+             *       report only the last known upgrade plan.
+             */
+            upgradePlan?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.StatusUpgradePlanVersion"][];
+            /**
+             * Format: int32
+             * @description upToDateReplicas is the number of up-to-date worker machines in this cluster. A machine is considered up-to-date when Machine's UpToDate condition is true.
+             */
+            upToDateReplicas?: number;
+            /** @description versions is the aggregated Kubernetes versions in cluster workers. */
+            versions?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.StatusVersion"][];
+        };
+        /** @description WorkersTopology represents the different sets of worker nodes in the cluster. */
+        "sigs.k8s.io.cluster-api.api.core.v1beta2.WorkersTopology": {
+            /** @description machineDeployments is a list of machine deployments in the cluster. */
+            machineDeployments?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.MachineDeploymentTopology"][];
+            /** @description machinePools is a list of machine pools in the cluster. */
+            machinePools?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.MachinePoolTopology"][];
+        };
+        /** @description ClusterStatusError defines errors states for Cluster objects. */
+        "sigs.k8s.io.cluster-api.api.deprecated.errors.ClusterStatusError": string;
+        /** @description MachineSetStatusError defines errors states for MachineSet objects. */
+        "sigs.k8s.io.cluster-api.api.deprecated.errors.MachineSetStatusError": string;
+        /** @description MachineStatusError defines errors states for Machine objects. */
+        "sigs.k8s.io.cluster-api.api.deprecated.errors.MachineStatusError": string;
+        /** @description AfterClusterUpgradeRequest is the request of the AfterClusterUpgrade hook. */
         "sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.AfterClusterUpgradeRequest": {
-            /** @description apiVersion is "hooks.runtime.cluster.x-k8s.io/v1alpha1". */
+            /**
+             * @description APIVersion defines the versioned schema of this representation of an object.
+             *     Servers should convert recognized schemas to the latest internal value, and
+             *     may reject unrecognized values.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources
+             */
             apiVersion?: string;
+            /** @description cluster is the cluster object the lifecycle hook corresponds to. */
             cluster: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.Cluster"];
-            /** @description kind is "AfterClusterUpgradeRequest". */
+            /**
+             * @description Kind is a string value representing the REST resource this object represents.
+             *     Servers may infer this from the endpoint the client submits requests to.
+             *     Cannot be updated.
+             *     In CamelCase.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
+             */
             kind?: string;
-            /** @description kubernetesVersion is the version the Cluster was upgraded to. */
+            /** @description kubernetesVersion is the Kubernetes version after upgrade. */
             kubernetesVersion: string;
-            /** @description settings are key value pairs passed to the call: the ExtensionConfig settings overlaid by the caller's. */
+            /** @description settings defines key value pairs to be passed to the call. */
             settings?: {
                 [key: string]: string;
             };
         };
-        /** @description AfterClusterUpgradeResponse may hold back the next upgrade. */
+        /** @description AfterClusterUpgradeResponse is the response of the AfterClusterUpgrade hook. */
         "sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.AfterClusterUpgradeResponse": {
-            /** @description apiVersion is "hooks.runtime.cluster.x-k8s.io/v1alpha1". */
+            /**
+             * @description APIVersion defines the versioned schema of this representation of an object.
+             *     Servers should convert recognized schemas to the latest internal value, and
+             *     may reject unrecognized values.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources
+             */
             apiVersion?: string;
-            /** @description kind is "AfterClusterUpgradeResponse". */
+            /**
+             * @description Kind is a string value representing the REST resource this object represents.
+             *     Servers may infer this from the endpoint the client submits requests to.
+             *     Cannot be updated.
+             *     In CamelCase.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
+             */
             kind?: string;
-            /** @description message is a human-readable description of the outcome. */
+            /** @description message is a human-readable description of the status of the call. */
             message?: string;
             /**
              * Format: int32
-             * @description retryAfterSeconds, when not zero, blocks the operation and asks to be called again after about that many seconds.
-             * @default 0
+             * @description retryAfterSeconds when set to a non-zero value signifies that the hook
+             *     will be called again at a future time.
              */
             retryAfterSeconds: number;
-            /**
-             * @description status of the call: Success or Failure.
-             * @enum {string}
-             */
-            status: "Success" | "Failure";
+            /** @description status of the call. One of "Success" or "Failure". */
+            status: components["schemas"]["sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.ResponseStatus"];
         };
-        /** @description AfterControlPlaneInitializedRequest carries the Cluster. */
+        /** @description AfterControlPlaneInitializedRequest is the request of the AfterControlPlaneInitialized hook. */
         "sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.AfterControlPlaneInitializedRequest": {
-            /** @description apiVersion is "hooks.runtime.cluster.x-k8s.io/v1alpha1". */
+            /**
+             * @description APIVersion defines the versioned schema of this representation of an object.
+             *     Servers should convert recognized schemas to the latest internal value, and
+             *     may reject unrecognized values.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources
+             */
             apiVersion?: string;
+            /** @description cluster is the cluster object the lifecycle hook corresponds to. */
             cluster: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.Cluster"];
-            /** @description kind is "AfterControlPlaneInitializedRequest". */
+            /**
+             * @description Kind is a string value representing the REST resource this object represents.
+             *     Servers may infer this from the endpoint the client submits requests to.
+             *     Cannot be updated.
+             *     In CamelCase.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
+             */
             kind?: string;
-            /** @description settings are key value pairs passed to the call: the ExtensionConfig settings overlaid by the caller's. */
+            /** @description settings defines key value pairs to be passed to the call. */
             settings?: {
                 [key: string]: string;
             };
         };
-        /** @description AfterControlPlaneInitializedResponse reports the outcome. */
+        /** @description AfterControlPlaneInitializedResponse is the response of the AfterControlPlaneInitialized hook. */
         "sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.AfterControlPlaneInitializedResponse": {
-            /** @description apiVersion is "hooks.runtime.cluster.x-k8s.io/v1alpha1". */
-            apiVersion?: string;
-            /** @description kind is "AfterControlPlaneInitializedResponse". */
-            kind?: string;
-            /** @description message is a human-readable description of the outcome. */
-            message?: string;
             /**
-             * @description status of the call: Success or Failure.
-             * @enum {string}
+             * @description APIVersion defines the versioned schema of this representation of an object.
+             *     Servers should convert recognized schemas to the latest internal value, and
+             *     may reject unrecognized values.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources
              */
-            status: "Success" | "Failure";
+            apiVersion?: string;
+            /**
+             * @description Kind is a string value representing the REST resource this object represents.
+             *     Servers may infer this from the endpoint the client submits requests to.
+             *     Cannot be updated.
+             *     In CamelCase.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
+             */
+            kind?: string;
+            /** @description message is a human-readable description of the status of the call. */
+            message?: string;
+            /** @description status of the call. One of "Success" or "Failure". */
+            status: components["schemas"]["sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.ResponseStatus"];
         };
-        /** @description AfterControlPlaneUpgradeRequest carries the Cluster, the version reached and the remaining plan. */
+        /** @description AfterControlPlaneUpgradeRequest is the request of the AfterControlPlaneUpgrade hook. */
         "sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.AfterControlPlaneUpgradeRequest": {
-            /** @description apiVersion is "hooks.runtime.cluster.x-k8s.io/v1alpha1". */
+            /**
+             * @description APIVersion defines the versioned schema of this representation of an object.
+             *     Servers should convert recognized schemas to the latest internal value, and
+             *     may reject unrecognized values.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources
+             */
             apiVersion?: string;
+            /** @description cluster is the cluster object the lifecycle hook corresponds to. */
             cluster: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.Cluster"];
-            /** @description controlPlaneUpgrades are the (remaining) upgrade steps of the control plane, the target included. */
+            /** @description controlPlaneUpgrades is the list of the remaining version upgrade steps for the control plane, if any. */
             controlPlaneUpgrades?: components["schemas"]["sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.UpgradeStepInfo"][];
-            /** @description kind is "AfterControlPlaneUpgradeRequest". */
+            /**
+             * @description Kind is a string value representing the REST resource this object represents.
+             *     Servers may infer this from the endpoint the client submits requests to.
+             *     Cannot be updated.
+             *     In CamelCase.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
+             */
             kind?: string;
-            /** @description kubernetesVersion is the version the control plane reached. */
+            /** @description kubernetesVersion is the Kubernetes version of the control plane after an upgrade step. */
             kubernetesVersion: string;
-            /** @description settings are key value pairs passed to the call: the ExtensionConfig settings overlaid by the caller's. */
+            /** @description settings defines key value pairs to be passed to the call. */
             settings?: {
                 [key: string]: string;
             };
-            /** @description workersUpgrades are the (remaining) upgrade steps of the workers, the target included. */
+            /** @description workersUpgrades is the list of the remaining version upgrade steps for workers, if any. */
             workersUpgrades?: components["schemas"]["sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.UpgradeStepInfo"][];
         };
-        /** @description AfterControlPlaneUpgradeResponse may hold back the next step. */
+        /** @description AfterControlPlaneUpgradeResponse is the response of the AfterControlPlaneUpgrade hook. */
         "sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.AfterControlPlaneUpgradeResponse": {
-            /** @description apiVersion is "hooks.runtime.cluster.x-k8s.io/v1alpha1". */
+            /**
+             * @description APIVersion defines the versioned schema of this representation of an object.
+             *     Servers should convert recognized schemas to the latest internal value, and
+             *     may reject unrecognized values.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources
+             */
             apiVersion?: string;
-            /** @description kind is "AfterControlPlaneUpgradeResponse". */
+            /**
+             * @description Kind is a string value representing the REST resource this object represents.
+             *     Servers may infer this from the endpoint the client submits requests to.
+             *     Cannot be updated.
+             *     In CamelCase.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
+             */
             kind?: string;
-            /** @description message is a human-readable description of the outcome. */
+            /** @description message is a human-readable description of the status of the call. */
             message?: string;
             /**
              * Format: int32
-             * @description retryAfterSeconds, when not zero, blocks the operation and asks to be called again after about that many seconds.
-             * @default 0
+             * @description retryAfterSeconds when set to a non-zero value signifies that the hook
+             *     will be called again at a future time.
              */
             retryAfterSeconds: number;
-            /**
-             * @description status of the call: Success or Failure.
-             * @enum {string}
-             */
-            status: "Success" | "Failure";
+            /** @description status of the call. One of "Success" or "Failure". */
+            status: components["schemas"]["sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.ResponseStatus"];
         };
-        /** @description AfterWorkersUpgradeRequest carries the Cluster, the version reached and the remaining plan. */
+        /** @description AfterWorkersUpgradeRequest is the request of the AfterWorkersUpgrade hook. */
         "sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.AfterWorkersUpgradeRequest": {
-            /** @description apiVersion is "hooks.runtime.cluster.x-k8s.io/v1alpha1". */
+            /**
+             * @description APIVersion defines the versioned schema of this representation of an object.
+             *     Servers should convert recognized schemas to the latest internal value, and
+             *     may reject unrecognized values.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources
+             */
             apiVersion?: string;
+            /** @description cluster is the cluster object the lifecycle hook corresponds to. */
             cluster: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.Cluster"];
-            /** @description controlPlaneUpgrades are the (remaining) upgrade steps of the control plane, the target included. */
+            /** @description controlPlaneUpgrades is the list of the remaining version upgrade steps for the control plane, if any. */
             controlPlaneUpgrades?: components["schemas"]["sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.UpgradeStepInfo"][];
-            /** @description kind is "AfterWorkersUpgradeRequest". */
+            /**
+             * @description Kind is a string value representing the REST resource this object represents.
+             *     Servers may infer this from the endpoint the client submits requests to.
+             *     Cannot be updated.
+             *     In CamelCase.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
+             */
             kind?: string;
-            /** @description kubernetesVersion is the version the workers reached. */
+            /** @description kubernetesVersion is the Kubernetes version of the workers after an upgrade step. */
             kubernetesVersion: string;
-            /** @description settings are key value pairs passed to the call: the ExtensionConfig settings overlaid by the caller's. */
+            /** @description settings defines key value pairs to be passed to the call. */
             settings?: {
                 [key: string]: string;
             };
-            /** @description workersUpgrades are the (remaining) upgrade steps of the workers, the target included. */
+            /** @description workersUpgrades is the list of the remaining version upgrade steps for workers, if any. */
             workersUpgrades?: components["schemas"]["sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.UpgradeStepInfo"][];
         };
-        /** @description AfterWorkersUpgradeResponse may hold back the next step. */
+        /** @description AfterWorkersUpgradeResponse is the response of the AfterWorkersUpgrade hook. */
         "sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.AfterWorkersUpgradeResponse": {
-            /** @description apiVersion is "hooks.runtime.cluster.x-k8s.io/v1alpha1". */
+            /**
+             * @description APIVersion defines the versioned schema of this representation of an object.
+             *     Servers should convert recognized schemas to the latest internal value, and
+             *     may reject unrecognized values.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources
+             */
             apiVersion?: string;
-            /** @description kind is "AfterWorkersUpgradeResponse". */
+            /**
+             * @description Kind is a string value representing the REST resource this object represents.
+             *     Servers may infer this from the endpoint the client submits requests to.
+             *     Cannot be updated.
+             *     In CamelCase.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
+             */
             kind?: string;
-            /** @description message is a human-readable description of the outcome. */
+            /** @description message is a human-readable description of the status of the call. */
             message?: string;
             /**
              * Format: int32
-             * @description retryAfterSeconds, when not zero, blocks the operation and asks to be called again after about that many seconds.
-             * @default 0
+             * @description retryAfterSeconds when set to a non-zero value signifies that the hook
+             *     will be called again at a future time.
              */
             retryAfterSeconds: number;
-            /**
-             * @description status of the call: Success or Failure.
-             * @enum {string}
-             */
-            status: "Success" | "Failure";
+            /** @description status of the call. One of "Success" or "Failure". */
+            status: components["schemas"]["sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.ResponseStatus"];
         };
-        /** @description BeforeClusterCreateRequest carries the new Cluster. */
+        /** @description BeforeClusterCreateRequest is the request of the BeforeClusterCreate hook. */
         "sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.BeforeClusterCreateRequest": {
-            /** @description apiVersion is "hooks.runtime.cluster.x-k8s.io/v1alpha1". */
+            /**
+             * @description APIVersion defines the versioned schema of this representation of an object.
+             *     Servers should convert recognized schemas to the latest internal value, and
+             *     may reject unrecognized values.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources
+             */
             apiVersion?: string;
+            /** @description cluster is the cluster object the lifecycle hook corresponds to. */
             cluster: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.Cluster"];
-            /** @description kind is "BeforeClusterCreateRequest". */
+            /**
+             * @description Kind is a string value representing the REST resource this object represents.
+             *     Servers may infer this from the endpoint the client submits requests to.
+             *     Cannot be updated.
+             *     In CamelCase.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
+             */
             kind?: string;
-            /** @description settings are key value pairs passed to the call: the ExtensionConfig settings overlaid by the caller's. */
+            /** @description settings defines key value pairs to be passed to the call. */
             settings?: {
                 [key: string]: string;
             };
         };
-        /** @description BeforeClusterCreateResponse may hold back the creation of the topology. */
+        /** @description BeforeClusterCreateResponse is the response of the BeforeClusterCreate hook. */
         "sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.BeforeClusterCreateResponse": {
-            /** @description apiVersion is "hooks.runtime.cluster.x-k8s.io/v1alpha1". */
+            /**
+             * @description APIVersion defines the versioned schema of this representation of an object.
+             *     Servers should convert recognized schemas to the latest internal value, and
+             *     may reject unrecognized values.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources
+             */
             apiVersion?: string;
-            /** @description kind is "BeforeClusterCreateResponse". */
+            /**
+             * @description Kind is a string value representing the REST resource this object represents.
+             *     Servers may infer this from the endpoint the client submits requests to.
+             *     Cannot be updated.
+             *     In CamelCase.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
+             */
             kind?: string;
-            /** @description message is a human-readable description of the outcome. */
+            /** @description message is a human-readable description of the status of the call. */
             message?: string;
             /**
              * Format: int32
-             * @description retryAfterSeconds, when not zero, blocks the operation and asks to be called again after about that many seconds.
-             * @default 0
+             * @description retryAfterSeconds when set to a non-zero value signifies that the hook
+             *     will be called again at a future time.
              */
             retryAfterSeconds: number;
-            /**
-             * @description status of the call: Success or Failure.
-             * @enum {string}
-             */
-            status: "Success" | "Failure";
+            /** @description status of the call. One of "Success" or "Failure". */
+            status: components["schemas"]["sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.ResponseStatus"];
         };
-        /** @description BeforeClusterDeleteRequest carries the Cluster being deleted. */
+        /** @description BeforeClusterDeleteRequest is the request of the BeforeClusterDelete hook. */
         "sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.BeforeClusterDeleteRequest": {
-            /** @description apiVersion is "hooks.runtime.cluster.x-k8s.io/v1alpha1". */
+            /**
+             * @description APIVersion defines the versioned schema of this representation of an object.
+             *     Servers should convert recognized schemas to the latest internal value, and
+             *     may reject unrecognized values.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources
+             */
             apiVersion?: string;
+            /** @description cluster is the cluster object the lifecycle hook corresponds to. */
             cluster: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.Cluster"];
-            /** @description kind is "BeforeClusterDeleteRequest". */
+            /**
+             * @description Kind is a string value representing the REST resource this object represents.
+             *     Servers may infer this from the endpoint the client submits requests to.
+             *     Cannot be updated.
+             *     In CamelCase.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
+             */
             kind?: string;
-            /** @description settings are key value pairs passed to the call: the ExtensionConfig settings overlaid by the caller's. */
+            /** @description settings defines key value pairs to be passed to the call. */
             settings?: {
                 [key: string]: string;
             };
         };
-        /** @description BeforeClusterDeleteResponse may hold back the deletion. */
+        /** @description BeforeClusterDeleteResponse is the response of the BeforeClusterDelete hook. */
         "sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.BeforeClusterDeleteResponse": {
-            /** @description apiVersion is "hooks.runtime.cluster.x-k8s.io/v1alpha1". */
+            /**
+             * @description APIVersion defines the versioned schema of this representation of an object.
+             *     Servers should convert recognized schemas to the latest internal value, and
+             *     may reject unrecognized values.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources
+             */
             apiVersion?: string;
-            /** @description kind is "BeforeClusterDeleteResponse". */
+            /**
+             * @description Kind is a string value representing the REST resource this object represents.
+             *     Servers may infer this from the endpoint the client submits requests to.
+             *     Cannot be updated.
+             *     In CamelCase.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
+             */
             kind?: string;
-            /** @description message is a human-readable description of the outcome. */
+            /** @description message is a human-readable description of the status of the call. */
             message?: string;
             /**
              * Format: int32
-             * @description retryAfterSeconds, when not zero, blocks the operation and asks to be called again after about that many seconds.
-             * @default 0
+             * @description retryAfterSeconds when set to a non-zero value signifies that the hook
+             *     will be called again at a future time.
              */
             retryAfterSeconds: number;
-            /**
-             * @description status of the call: Success or Failure.
-             * @enum {string}
-             */
-            status: "Success" | "Failure";
+            /** @description status of the call. One of "Success" or "Failure". */
+            status: components["schemas"]["sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.ResponseStatus"];
         };
-        /** @description BeforeClusterUpgradeRequest carries the Cluster, its current and target versions and the upgrade plan. */
+        /** @description BeforeClusterUpgradeRequest is the request of the BeforeClusterUpgrade hook. */
         "sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.BeforeClusterUpgradeRequest": {
-            /** @description apiVersion is "hooks.runtime.cluster.x-k8s.io/v1alpha1". */
+            /**
+             * @description APIVersion defines the versioned schema of this representation of an object.
+             *     Servers should convert recognized schemas to the latest internal value, and
+             *     may reject unrecognized values.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources
+             */
             apiVersion?: string;
+            /** @description cluster is the cluster object the lifecycle hook corresponds to. */
             cluster: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.Cluster"];
-            /** @description controlPlaneUpgrades are the (remaining) upgrade steps of the control plane, the target included. */
+            /** @description controlPlaneUpgrades is the list of version upgrade steps for the control plane. */
             controlPlaneUpgrades?: components["schemas"]["sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.UpgradeStepInfo"][];
             /** @description fromKubernetesVersion is the current Kubernetes version of the cluster. */
             fromKubernetesVersion: string;
-            /** @description kind is "BeforeClusterUpgradeRequest". */
+            /**
+             * @description Kind is a string value representing the REST resource this object represents.
+             *     Servers may infer this from the endpoint the client submits requests to.
+             *     Cannot be updated.
+             *     In CamelCase.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
+             */
             kind?: string;
-            /** @description settings are key value pairs passed to the call: the ExtensionConfig settings overlaid by the caller's. */
+            /** @description settings defines key value pairs to be passed to the call. */
             settings?: {
                 [key: string]: string;
             };
-            /** @description toKubernetesVersion is the Kubernetes version the cluster moves to next. */
+            /** @description toKubernetesVersion is the target Kubernetes version of the upgrade. */
             toKubernetesVersion: string;
-            /** @description workersUpgrades are the (remaining) upgrade steps of the workers, the target included. */
+            /** @description workersUpgrades is the list of version upgrade steps for the workers. */
             workersUpgrades?: components["schemas"]["sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.UpgradeStepInfo"][];
         };
-        /** @description BeforeClusterUpgradeResponse may hold back the upgrade. */
+        /** @description BeforeClusterUpgradeResponse is the response of the BeforeClusterUpgrade hook. */
         "sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.BeforeClusterUpgradeResponse": {
-            /** @description apiVersion is "hooks.runtime.cluster.x-k8s.io/v1alpha1". */
+            /**
+             * @description APIVersion defines the versioned schema of this representation of an object.
+             *     Servers should convert recognized schemas to the latest internal value, and
+             *     may reject unrecognized values.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources
+             */
             apiVersion?: string;
-            /** @description kind is "BeforeClusterUpgradeResponse". */
+            /**
+             * @description Kind is a string value representing the REST resource this object represents.
+             *     Servers may infer this from the endpoint the client submits requests to.
+             *     Cannot be updated.
+             *     In CamelCase.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
+             */
             kind?: string;
-            /** @description message is a human-readable description of the outcome. */
+            /** @description message is a human-readable description of the status of the call. */
             message?: string;
             /**
              * Format: int32
-             * @description retryAfterSeconds, when not zero, blocks the operation and asks to be called again after about that many seconds.
-             * @default 0
+             * @description retryAfterSeconds when set to a non-zero value signifies that the hook
+             *     will be called again at a future time.
              */
             retryAfterSeconds: number;
-            /**
-             * @description status of the call: Success or Failure.
-             * @enum {string}
-             */
-            status: "Success" | "Failure";
+            /** @description status of the call. One of "Success" or "Failure". */
+            status: components["schemas"]["sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.ResponseStatus"];
         };
-        /** @description BeforeControlPlaneUpgradeRequest carries the Cluster, the next control plane step and the remaining plan. */
+        /** @description BeforeControlPlaneUpgradeRequest is the request of the BeforeControlPlane hook. */
         "sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.BeforeControlPlaneUpgradeRequest": {
-            /** @description apiVersion is "hooks.runtime.cluster.x-k8s.io/v1alpha1". */
+            /**
+             * @description APIVersion defines the versioned schema of this representation of an object.
+             *     Servers should convert recognized schemas to the latest internal value, and
+             *     may reject unrecognized values.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources
+             */
             apiVersion?: string;
+            /** @description cluster is the cluster object the lifecycle hook corresponds to. */
             cluster: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.Cluster"];
-            /** @description controlPlaneUpgrades are the (remaining) upgrade steps of the control plane, the target included. */
+            /** @description controlPlaneUpgrades is the list of the remaining version upgrade steps for the control plane, if any. */
             controlPlaneUpgrades?: components["schemas"]["sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.UpgradeStepInfo"][];
-            /** @description fromKubernetesVersion is the current Kubernetes version of the control plane. */
+            /** @description fromKubernetesVersion is the current Kubernetes version of the control plane for the next upgrade step. */
             fromKubernetesVersion: string;
-            /** @description kind is "BeforeControlPlaneUpgradeRequest". */
+            /**
+             * @description Kind is a string value representing the REST resource this object represents.
+             *     Servers may infer this from the endpoint the client submits requests to.
+             *     Cannot be updated.
+             *     In CamelCase.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
+             */
             kind?: string;
-            /** @description settings are key value pairs passed to the call: the ExtensionConfig settings overlaid by the caller's. */
+            /** @description settings defines key value pairs to be passed to the call. */
             settings?: {
                 [key: string]: string;
             };
-            /** @description toKubernetesVersion is the Kubernetes version the control plane moves to next. */
+            /** @description toKubernetesVersion is the target Kubernetes version of the control plane for the next upgrade step. */
             toKubernetesVersion: string;
-            /** @description workersUpgrades are the (remaining) upgrade steps of the workers, the target included. */
+            /** @description workersUpgrades is the list of the remaining version upgrade steps for workers, if any. */
             workersUpgrades?: components["schemas"]["sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.UpgradeStepInfo"][];
         };
-        /** @description BeforeControlPlaneUpgradeResponse may hold back the control plane step. */
+        /** @description BeforeControlPlaneUpgradeResponse is the response of the BeforeControlPlaneUpgrade hook. */
         "sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.BeforeControlPlaneUpgradeResponse": {
-            /** @description apiVersion is "hooks.runtime.cluster.x-k8s.io/v1alpha1". */
+            /**
+             * @description APIVersion defines the versioned schema of this representation of an object.
+             *     Servers should convert recognized schemas to the latest internal value, and
+             *     may reject unrecognized values.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources
+             */
             apiVersion?: string;
-            /** @description kind is "BeforeControlPlaneUpgradeResponse". */
+            /**
+             * @description Kind is a string value representing the REST resource this object represents.
+             *     Servers may infer this from the endpoint the client submits requests to.
+             *     Cannot be updated.
+             *     In CamelCase.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
+             */
             kind?: string;
-            /** @description message is a human-readable description of the outcome. */
+            /** @description message is a human-readable description of the status of the call. */
             message?: string;
             /**
              * Format: int32
-             * @description retryAfterSeconds, when not zero, blocks the operation and asks to be called again after about that many seconds.
-             * @default 0
+             * @description retryAfterSeconds when set to a non-zero value signifies that the hook
+             *     will be called again at a future time.
              */
             retryAfterSeconds: number;
-            /**
-             * @description status of the call: Success or Failure.
-             * @enum {string}
-             */
-            status: "Success" | "Failure";
+            /** @description status of the call. One of "Success" or "Failure". */
+            status: components["schemas"]["sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.ResponseStatus"];
         };
-        /** @description BeforeWorkersUpgradeRequest carries the Cluster, the next worker step and the remaining plan. */
+        /** @description BeforeWorkersUpgradeRequest is the request of the BeforeWorkersUpgrade hook. */
         "sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.BeforeWorkersUpgradeRequest": {
-            /** @description apiVersion is "hooks.runtime.cluster.x-k8s.io/v1alpha1". */
+            /**
+             * @description APIVersion defines the versioned schema of this representation of an object.
+             *     Servers should convert recognized schemas to the latest internal value, and
+             *     may reject unrecognized values.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources
+             */
             apiVersion?: string;
+            /** @description cluster is the cluster object the lifecycle hook corresponds to. */
             cluster: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.Cluster"];
-            /** @description controlPlaneUpgrades are the (remaining) upgrade steps of the control plane, the target included. */
+            /** @description controlPlaneUpgrades is the list of the remaining version upgrade steps for the control plane, if any. */
             controlPlaneUpgrades?: components["schemas"]["sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.UpgradeStepInfo"][];
-            /** @description fromKubernetesVersion is the current Kubernetes version of the workers. */
+            /** @description fromKubernetesVersion is the current Kubernetes version of the workers for the next upgrade step. */
             fromKubernetesVersion: string;
-            /** @description kind is "BeforeWorkersUpgradeRequest". */
+            /**
+             * @description Kind is a string value representing the REST resource this object represents.
+             *     Servers may infer this from the endpoint the client submits requests to.
+             *     Cannot be updated.
+             *     In CamelCase.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
+             */
             kind?: string;
-            /** @description settings are key value pairs passed to the call: the ExtensionConfig settings overlaid by the caller's. */
+            /** @description settings defines key value pairs to be passed to the call. */
             settings?: {
                 [key: string]: string;
             };
-            /** @description toKubernetesVersion is the Kubernetes version the workers moves to next. */
+            /** @description toKubernetesVersion is the target Kubernetes version of the workers for the next upgrade step. */
             toKubernetesVersion: string;
-            /** @description workersUpgrades are the (remaining) upgrade steps of the workers, the target included. */
+            /** @description workersUpgrades is the list of the remaining version upgrade steps for workers, if any. */
             workersUpgrades?: components["schemas"]["sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.UpgradeStepInfo"][];
         };
-        /** @description BeforeWorkersUpgradeResponse may hold back the worker step. */
+        /** @description BeforeWorkersUpgradeResponse is the response of the BeforeWorkersUpgrade hook. */
         "sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.BeforeWorkersUpgradeResponse": {
-            /** @description apiVersion is "hooks.runtime.cluster.x-k8s.io/v1alpha1". */
+            /**
+             * @description APIVersion defines the versioned schema of this representation of an object.
+             *     Servers should convert recognized schemas to the latest internal value, and
+             *     may reject unrecognized values.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources
+             */
             apiVersion?: string;
-            /** @description kind is "BeforeWorkersUpgradeResponse". */
+            /**
+             * @description Kind is a string value representing the REST resource this object represents.
+             *     Servers may infer this from the endpoint the client submits requests to.
+             *     Cannot be updated.
+             *     In CamelCase.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
+             */
             kind?: string;
-            /** @description message is a human-readable description of the outcome. */
+            /** @description message is a human-readable description of the status of the call. */
             message?: string;
             /**
              * Format: int32
-             * @description retryAfterSeconds, when not zero, blocks the operation and asks to be called again after about that many seconds.
-             * @default 0
+             * @description retryAfterSeconds when set to a non-zero value signifies that the hook
+             *     will be called again at a future time.
              */
             retryAfterSeconds: number;
-            /**
-             * @description status of the call: Success or Failure.
-             * @enum {string}
-             */
-            status: "Success" | "Failure";
+            /** @description status of the call. One of "Success" or "Failure". */
+            status: components["schemas"]["sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.ResponseStatus"];
         };
-        /** @description CanUpdateMachineRequest carries the current and desired Machine and provider objects. */
+        /** @description CanUpdateMachineRequest is the request of the CanUpdateMachine hook. */
         "sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.CanUpdateMachineRequest": {
-            /** @description apiVersion is "hooks.runtime.cluster.x-k8s.io/v1alpha1". */
+            /**
+             * @description APIVersion defines the versioned schema of this representation of an object.
+             *     Servers should convert recognized schemas to the latest internal value, and
+             *     may reject unrecognized values.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources
+             */
             apiVersion?: string;
-            current: components["schemas"]["sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.CanUpdateMachineRequestObjects"];
-            desired: components["schemas"]["sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.CanUpdateMachineRequestObjects"];
-            /** @description kind is "CanUpdateMachineRequest". */
+            /** @description current contains the current state of the Machine and related objects. */
+            current?: components["schemas"]["sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.CanUpdateMachineRequestObjects"];
+            /** @description desired contains the desired state of the Machine and related objects. */
+            desired?: components["schemas"]["sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.CanUpdateMachineRequestObjects"];
+            /**
+             * @description Kind is a string value representing the REST resource this object represents.
+             *     Servers may infer this from the endpoint the client submits requests to.
+             *     Cannot be updated.
+             *     In CamelCase.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
+             */
             kind?: string;
-            /** @description settings are key value pairs passed to the call: the ExtensionConfig settings overlaid by the caller's. */
+            /** @description settings defines key value pairs to be passed to the call. */
             settings?: {
                 [key: string]: string;
             };
         };
-        /** @description CanUpdateMachineRequestObjects groups a Machine and its provider objects. */
+        /** @description CanUpdateMachineRequestObjects groups objects for CanUpdateMachineRequest. */
         "sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.CanUpdateMachineRequestObjects": {
-            /** @description bootstrapConfig is the bootstrap config of the machine. */
-            bootstrapConfig?: {
-                [key: string]: unknown;
-            };
-            /** @description infrastructureMachine is the provider's infrastructure machine. */
-            infrastructureMachine: {
-                [key: string]: unknown;
-            };
-            machine: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.Machine"];
+            /** @description bootstrapConfig is the bootstrap config object. */
+            bootstrapConfig?: components["schemas"]["k8s.io.apimachinery.pkg.runtime.RawExtension"];
+            /** @description infrastructureMachine is the infra Machine object. */
+            infrastructureMachine?: components["schemas"]["k8s.io.apimachinery.pkg.runtime.RawExtension"];
+            /** @description machine is the full Machine object. */
+            machine?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.Machine"];
         };
-        /** @description CanUpdateMachineResponse holds patches for the changes the extension can make in place. */
+        /** @description CanUpdateMachineResponse is the response of the CanUpdateMachine hook. */
         "sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.CanUpdateMachineResponse": {
-            /** @description apiVersion is "hooks.runtime.cluster.x-k8s.io/v1alpha1". */
+            /**
+             * @description APIVersion defines the versioned schema of this representation of an object.
+             *     Servers should convert recognized schemas to the latest internal value, and
+             *     may reject unrecognized values.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources
+             */
             apiVersion?: string;
+            /**
+             * @description bootstrapConfigPatch indicates bootstrap config spec changes handled in-place.
+             *     Only fields in spec have to be covered by the patch.
+             */
             bootstrapConfigPatch?: components["schemas"]["sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.Patch"];
+            /**
+             * @description infrastructureMachinePatch indicates infra Machine spec changes handled in-place.
+             *     Only fields in spec have to be covered by the patch.
+             */
             infrastructureMachinePatch?: components["schemas"]["sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.Patch"];
-            /** @description kind is "CanUpdateMachineResponse". */
+            /**
+             * @description Kind is a string value representing the REST resource this object represents.
+             *     Servers may infer this from the endpoint the client submits requests to.
+             *     Cannot be updated.
+             *     In CamelCase.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
+             */
             kind?: string;
+            /**
+             * @description machinePatch when applied to the current Machine spec, indicates changes handled in-place.
+             *     Only fields in spec have to be covered by the patch.
+             */
             machinePatch?: components["schemas"]["sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.Patch"];
-            /** @description message is a human-readable description of the outcome. */
+            /** @description message is a human-readable description of the status of the call. */
             message?: string;
-            /**
-             * @description status of the call: Success or Failure.
-             * @enum {string}
-             */
-            status: "Success" | "Failure";
+            /** @description status of the call. One of "Success" or "Failure". */
+            status: components["schemas"]["sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.ResponseStatus"];
         };
-        /** @description CanUpdateMachineSetRequest carries the current and desired MachineSet and templates. */
+        /** @description CanUpdateMachineSetRequest is the request of the CanUpdateMachineSet hook. */
         "sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.CanUpdateMachineSetRequest": {
-            /** @description apiVersion is "hooks.runtime.cluster.x-k8s.io/v1alpha1". */
+            /**
+             * @description APIVersion defines the versioned schema of this representation of an object.
+             *     Servers should convert recognized schemas to the latest internal value, and
+             *     may reject unrecognized values.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources
+             */
             apiVersion?: string;
-            current: components["schemas"]["sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.CanUpdateMachineSetRequestObjects"];
-            desired: components["schemas"]["sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.CanUpdateMachineSetRequestObjects"];
-            /** @description kind is "CanUpdateMachineSetRequest". */
+            /** @description current contains the current state of the MachineSet and related objects. */
+            current?: components["schemas"]["sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.CanUpdateMachineSetRequestObjects"];
+            /** @description desired contains the desired state of the MachineSet and related objects. */
+            desired?: components["schemas"]["sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.CanUpdateMachineSetRequestObjects"];
+            /**
+             * @description Kind is a string value representing the REST resource this object represents.
+             *     Servers may infer this from the endpoint the client submits requests to.
+             *     Cannot be updated.
+             *     In CamelCase.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
+             */
             kind?: string;
-            /** @description settings are key value pairs passed to the call: the ExtensionConfig settings overlaid by the caller's. */
+            /** @description settings defines key value pairs to be passed to the call. */
             settings?: {
                 [key: string]: string;
             };
         };
-        /** @description CanUpdateMachineSetRequestObjects groups a MachineSet and its templates. */
+        /** @description CanUpdateMachineSetRequestObjects groups objects for CanUpdateMachineSetRequest. */
         "sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.CanUpdateMachineSetRequestObjects": {
-            /** @description bootstrapConfigTemplate is the bootstrap config template. */
-            bootstrapConfigTemplate?: {
-                [key: string]: unknown;
-            };
-            /** @description infrastructureMachineTemplate is the provider's machine template. */
-            infrastructureMachineTemplate: {
-                [key: string]: unknown;
-            };
-            machineSet: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.MachineSet"];
-        };
-        /** @description CanUpdateMachineSetResponse holds patches for the changes the extension can make in place. */
-        "sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.CanUpdateMachineSetResponse": {
-            /** @description apiVersion is "hooks.runtime.cluster.x-k8s.io/v1alpha1". */
-            apiVersion?: string;
-            bootstrapConfigTemplatePatch?: components["schemas"]["sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.Patch"];
-            infrastructureMachineTemplatePatch?: components["schemas"]["sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.Patch"];
-            /** @description kind is "CanUpdateMachineSetResponse". */
-            kind?: string;
-            machineSetPatch?: components["schemas"]["sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.Patch"];
-            /** @description message is a human-readable description of the outcome. */
-            message?: string;
             /**
-             * @description status of the call: Success or Failure.
-             * @enum {string}
+             * @description bootstrapConfigTemplate is the provider-specific BootstrapConfigTemplate object.
+             *     Only fields in spec.template.spec have to be covered by the patch.
              */
-            status: "Success" | "Failure";
+            bootstrapConfigTemplate?: components["schemas"]["k8s.io.apimachinery.pkg.runtime.RawExtension"];
+            /**
+             * @description infrastructureMachineTemplate is the provider-specific InfrastructureMachineTemplate object.
+             *     Only fields in spec.template.spec have to be covered by the patch.
+             */
+            infrastructureMachineTemplate?: components["schemas"]["k8s.io.apimachinery.pkg.runtime.RawExtension"];
+            /**
+             * @description machineSet is the full MachineSet object.
+             *     Only fields in spec.template.spec have to be covered by the patch.
+             */
+            machineSet?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.MachineSet"];
         };
-        /** @description DiscoverVariablesRequest carries only settings. */
-        "sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.DiscoverVariablesRequest": {
-            /** @description apiVersion is "hooks.runtime.cluster.x-k8s.io/v1alpha1". */
+        /** @description CanUpdateMachineSetResponse is the response of the CanUpdateMachineSet hook. */
+        "sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.CanUpdateMachineSetResponse": {
+            /**
+             * @description APIVersion defines the versioned schema of this representation of an object.
+             *     Servers should convert recognized schemas to the latest internal value, and
+             *     may reject unrecognized values.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources
+             */
             apiVersion?: string;
-            /** @description kind is "DiscoverVariablesRequest". */
+            /** @description bootstrapConfigTemplatePatch indicates bootstrap template spec changes handled in-place. */
+            bootstrapConfigTemplatePatch?: components["schemas"]["sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.Patch"];
+            /** @description infrastructureMachineTemplatePatch indicates infra template spec changes handled in-place. */
+            infrastructureMachineTemplatePatch?: components["schemas"]["sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.Patch"];
+            /**
+             * @description Kind is a string value representing the REST resource this object represents.
+             *     Servers may infer this from the endpoint the client submits requests to.
+             *     Cannot be updated.
+             *     In CamelCase.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
+             */
             kind?: string;
-            /** @description settings are key value pairs passed to the call: the ExtensionConfig settings overlaid by the caller's. */
+            /** @description machineSetPatch when applied to the current MachineSet spec, indicates changes handled in-place. */
+            machineSetPatch?: components["schemas"]["sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.Patch"];
+            /** @description message is a human-readable description of the status of the call. */
+            message?: string;
+            /** @description status of the call. One of "Success" or "Failure". */
+            status: components["schemas"]["sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.ResponseStatus"];
+        };
+        /** @description DiscoverVariablesRequest is the request of the DiscoverVariables hook. */
+        "sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.DiscoverVariablesRequest": {
+            /**
+             * @description APIVersion defines the versioned schema of this representation of an object.
+             *     Servers should convert recognized schemas to the latest internal value, and
+             *     may reject unrecognized values.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources
+             */
+            apiVersion?: string;
+            /**
+             * @description Kind is a string value representing the REST resource this object represents.
+             *     Servers may infer this from the endpoint the client submits requests to.
+             *     Cannot be updated.
+             *     In CamelCase.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
+             */
+            kind?: string;
+            /** @description settings defines key value pairs to be passed to the call. */
             settings?: {
                 [key: string]: string;
             };
         };
-        /** @description DiscoverVariablesResponse defines variables. */
+        /** @description DiscoverVariablesResponse is the response of the DiscoverVariables hook. */
         "sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.DiscoverVariablesResponse": {
-            /** @description apiVersion is "hooks.runtime.cluster.x-k8s.io/v1alpha1". */
-            apiVersion?: string;
-            /** @description kind is "DiscoverVariablesResponse". */
-            kind?: string;
-            /** @description message is a human-readable description of the outcome. */
-            message?: string;
             /**
-             * @description status of the call: Success or Failure.
-             * @enum {string}
+             * @description APIVersion defines the versioned schema of this representation of an object.
+             *     Servers should convert recognized schemas to the latest internal value, and
+             *     may reject unrecognized values.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources
              */
-            status: "Success" | "Failure";
-            /** @description variables are the variable definitions the extension's patches use. */
+            apiVersion?: string;
+            /**
+             * @description Kind is a string value representing the REST resource this object represents.
+             *     Servers may infer this from the endpoint the client submits requests to.
+             *     Cannot be updated.
+             *     In CamelCase.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
+             */
+            kind?: string;
+            /** @description message is a human-readable description of the status of the call. */
+            message?: string;
+            /** @description status of the call. One of "Success" or "Failure". */
+            status: components["schemas"]["sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.ResponseStatus"];
+            /** @description variables are variable schemas for variables defined by the DiscoverVariables hook. */
             variables?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.ClusterClassVariable"][];
         };
-        /** @description DiscoveryRequest asks an extension for its handlers. It carries no settings. */
+        /** @description DiscoveryRequest is the request of the Discovery hook. */
         "sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.DiscoveryRequest": {
-            /** @description apiVersion is "hooks.runtime.cluster.x-k8s.io/v1alpha1". */
-            apiVersion?: string;
-            /** @description kind is "DiscoveryRequest". */
-            kind?: string;
-        };
-        /** @description DiscoveryResponse lists the handlers of an extension. */
-        "sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.DiscoveryResponse": {
-            /** @description apiVersion is "hooks.runtime.cluster.x-k8s.io/v1alpha1". */
-            apiVersion?: string;
-            /** @description handlers are the handlers the extension serves. */
-            handlers?: components["schemas"]["sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.ExtensionHandler"][];
-            /** @description kind is "DiscoveryResponse". */
-            kind?: string;
-            /** @description message is a human-readable description of the outcome. */
-            message?: string;
             /**
-             * @description status of the call: Success or Failure.
-             * @enum {string}
+             * @description APIVersion defines the versioned schema of this representation of an object.
+             *     Servers should convert recognized schemas to the latest internal value, and
+             *     may reject unrecognized values.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources
              */
-            status: "Success" | "Failure";
+            apiVersion?: string;
+            /**
+             * @description Kind is a string value representing the REST resource this object represents.
+             *     Servers may infer this from the endpoint the client submits requests to.
+             *     Cannot be updated.
+             *     In CamelCase.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
+             */
+            kind?: string;
         };
-        /** @description ExtensionHandler describes one handler an extension serves. */
+        /** @description DiscoveryResponse is the response of the Discovery hook. */
+        "sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.DiscoveryResponse": {
+            /**
+             * @description APIVersion defines the versioned schema of this representation of an object.
+             *     Servers should convert recognized schemas to the latest internal value, and
+             *     may reject unrecognized values.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources
+             */
+            apiVersion?: string;
+            /** @description handlers defines the current ExtensionHandlers supported by an Extension. */
+            handlers?: components["schemas"]["sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.ExtensionHandler"][];
+            /**
+             * @description Kind is a string value representing the REST resource this object represents.
+             *     Servers may infer this from the endpoint the client submits requests to.
+             *     Cannot be updated.
+             *     In CamelCase.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
+             */
+            kind?: string;
+            /** @description message is a human-readable description of the status of the call. */
+            message?: string;
+            /** @description status of the call. One of "Success" or "Failure". */
+            status: components["schemas"]["sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.ResponseStatus"];
+        };
+        /**
+         * @description ExtensionHandler represents the discovery information for an extension handler which includes
+         *     the hook it supports.
+         */
         "sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.ExtensionHandler": {
             /**
-             * @description failurePolicy: Ignore or Fail.
-             * @enum {string}
+             * @description failurePolicy defines how failures in calls to the ExtensionHandler should be handled by a client.
+             *     This is defaulted to FailurePolicyFail if not defined.
              */
-            failurePolicy?: "Ignore" | "Fail";
-            /** @description name of the handler, a DNS-1123 label unique within the extension. */
+            failurePolicy?: components["schemas"]["sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.FailurePolicy"];
+            /** @description name is the name of the ExtensionHandler. */
             name: string;
+            /** @description requestHook defines the versioned runtime hook which this ExtensionHandler serves. */
             requestHook: components["schemas"]["sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.GroupVersionHook"];
             /**
              * Format: int32
-             * @description timeoutSeconds bounds each call to the handler; 10 when not set.
+             * @description timeoutSeconds defines the timeout duration for client calls to the ExtensionHandler.
+             *     This is defaulted to 10 if left undefined.
              */
             timeoutSeconds?: number;
         };
-        /** @description GeneratePatchesRequest carries the templates of a Cluster topology and its variables. */
+        /**
+         * @description FailurePolicy specifies how unrecognized errors when calling the ExtensionHandler are handled.
+         *     FailurePolicy helps with extensions not working consistently, e.g. due to an intermittent network issue.
+         *     The following type of errors are never ignored by FailurePolicy Ignore:
+         *     - Misconfigurations (e.g. incompatible types)
+         *     - Extension explicitly returns a Status Failure.
+         * @enum {string}
+         */
+        "sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.FailurePolicy": "Ignore" | "Fail";
+        /** @description GeneratePatchesRequest is the request of the GeneratePatches hook. */
         "sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.GeneratePatchesRequest": {
-            /** @description apiVersion is "hooks.runtime.cluster.x-k8s.io/v1alpha1". */
+            /**
+             * @description APIVersion defines the versioned schema of this representation of an object.
+             *     Servers should convert recognized schemas to the latest internal value, and
+             *     may reject unrecognized values.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources
+             */
             apiVersion?: string;
-            /** @description items are the templates to patch. */
+            /** @description items is the list of templates to generate patches for. */
             items: components["schemas"]["sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.GeneratePatchesRequestItem"][] | null;
-            /** @description kind is "GeneratePatchesRequest". */
+            /**
+             * @description Kind is a string value representing the REST resource this object represents.
+             *     Servers may infer this from the endpoint the client submits requests to.
+             *     Cannot be updated.
+             *     In CamelCase.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
+             */
             kind?: string;
-            /** @description settings are key value pairs passed to the call: the ExtensionConfig settings overlaid by the caller's. */
+            /** @description settings defines key value pairs to be passed to the call. */
             settings?: {
                 [key: string]: string;
             };
-            /** @description variables are global variables. */
+            /** @description variables are global variables for all templates. */
             variables?: components["schemas"]["sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.Variable"][];
         };
-        /** @description GeneratePatchesRequestItem is a template to generate patches for. */
+        /** @description GeneratePatchesRequestItem represents a template to generate patches for. */
         "sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.GeneratePatchesRequestItem": {
+            /** @description holderReference is a reference to the object where the template is used. */
             holderReference: components["schemas"]["sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.HolderReference"];
-            /** @description object is the template to patch. */
-            object: {
-                [key: string]: unknown;
-            } | null;
-            /** @description uid identifies the template; patches in the response refer to it. */
-            uid: string;
-            /** @description variables are template-specific variables. */
+            /** @description object contains the template as a raw object. */
+            object: components["schemas"]["k8s.io.apimachinery.pkg.runtime.RawExtension"] | null;
+            /**
+             * @description uid is an identifier for this template. It allows us to correlate the template in the request
+             *     with the corresponding generated patches in the response.
+             */
+            uid: components["schemas"]["k8s.io.apimachinery.pkg.types.UID"];
+            /**
+             * @description variables are variables specific for the current template.
+             *     For example some builtin variables like MachineDeployment replicas and version are context-sensitive
+             *     and thus are only added to templates for MachineDeployments and with values which correspond to the
+             *     current MachineDeployment.
+             */
             variables?: components["schemas"]["sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.Variable"][];
         };
-        /** @description GeneratePatchesResponse holds patches for the request templates. */
+        /**
+         * @description GeneratePatchesResponse is the response of the GeneratePatches hook.
+         *     NOTE: The patches in GeneratePatchesResponse will be applied in the order in which they are defined to the
+         *     templates of the request. Thus applying changes consecutively when iterating through internal and external patches.
+         */
         "sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.GeneratePatchesResponse": {
-            /** @description apiVersion is "hooks.runtime.cluster.x-k8s.io/v1alpha1". */
-            apiVersion?: string;
-            /** @description items are the patches, applied in order. */
-            items?: components["schemas"]["sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.GeneratePatchesResponseItem"][];
-            /** @description kind is "GeneratePatchesResponse". */
-            kind?: string;
-            /** @description message is a human-readable description of the outcome. */
-            message?: string;
             /**
-             * @description status of the call: Success or Failure.
-             * @enum {string}
+             * @description APIVersion defines the versioned schema of this representation of an object.
+             *     Servers should convert recognized schemas to the latest internal value, and
+             *     may reject unrecognized values.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources
              */
-            status: "Success" | "Failure";
+            apiVersion?: string;
+            /** @description items is the list of generated patches. */
+            items?: components["schemas"]["sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.GeneratePatchesResponseItem"][];
+            /**
+             * @description Kind is a string value representing the REST resource this object represents.
+             *     Servers may infer this from the endpoint the client submits requests to.
+             *     Cannot be updated.
+             *     In CamelCase.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
+             */
+            kind?: string;
+            /** @description message is a human-readable description of the status of the call. */
+            message?: string;
+            /** @description status of the call. One of "Success" or "Failure". */
+            status: components["schemas"]["sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.ResponseStatus"];
         };
-        /** @description GeneratePatchesResponseItem is a patch for one template. */
+        /** @description GeneratePatchesResponseItem is a generated patch. */
         "sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.GeneratePatchesResponseItem": {
             /**
              * Format: byte
-             * @description patch is the patch document of patchType, base64 encoded.
+             * @description patch contains the patch which should be applied to the template.
+             *     It must be of the corresponding PatchType.
              */
-            patch: string;
+            patch: string | null;
             /**
-             * @description patchType is JSONPatch (RFC 6902) or JSONMergePatch (RFC 7386).
-             * @enum {string}
+             * @description patchType defines the type of the patch.
+             *     One of: "JSONPatch" or "JSONMergePatch".
              */
-            patchType: "JSONPatch" | "JSONMergePatch";
-            /** @description uid of the request template the patch applies to. */
-            uid: string;
+            patchType: components["schemas"]["sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.PatchType"];
+            /**
+             * @description uid identifies the corresponding template in the request on which
+             *     the patch should be applied.
+             */
+            uid: components["schemas"]["k8s.io.apimachinery.pkg.types.UID"];
         };
-        /** @description GenerateUpgradePlanRequest carries the Cluster and the versions to plan between. */
+        /** @description GenerateUpgradePlanRequest is the request of the GenerateUpgradePlan hook. */
         "sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.GenerateUpgradePlanRequest": {
-            /** @description apiVersion is "hooks.runtime.cluster.x-k8s.io/v1alpha1". */
+            /**
+             * @description APIVersion defines the versioned schema of this representation of an object.
+             *     Servers should convert recognized schemas to the latest internal value, and
+             *     may reject unrecognized values.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources
+             */
             apiVersion?: string;
-            cluster: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.Cluster"];
+            /** @description cluster is the cluster object the GenerateUpgradePlan request corresponds to. */
+            cluster?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.Cluster"];
             /** @description fromControlPlaneKubernetesVersion is the current Kubernetes version of the control plane. */
-            fromControlPlaneKubernetesVersion: string;
-            /** @description fromWorkersKubernetesVersion is the lowest current Kubernetes version of the workers. */
+            fromControlPlaneKubernetesVersion?: string;
+            /** @description fromWorkersKubernetesVersion is the min current Kubernetes version of the workers. */
             fromWorkersKubernetesVersion?: string;
-            /** @description kind is "GenerateUpgradePlanRequest". */
+            /**
+             * @description Kind is a string value representing the REST resource this object represents.
+             *     Servers may infer this from the endpoint the client submits requests to.
+             *     Cannot be updated.
+             *     In CamelCase.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
+             */
             kind?: string;
-            /** @description settings are key value pairs passed to the call: the ExtensionConfig settings overlaid by the caller's. */
+            /** @description settings defines key value pairs to be passed to the call. */
             settings?: {
                 [key: string]: string;
             };
-            /** @description toKubernetesVersion is the target Kubernetes version. */
-            toKubernetesVersion: string;
+            /** @description toKubernetesVersion is the target Kubernetes version for the upgrade. */
+            toKubernetesVersion?: string;
         };
-        /** @description GenerateUpgradePlanResponse is the upgrade plan. */
+        /** @description GenerateUpgradePlanResponse is the response of the GenerateUpgradePlan hook. */
         "sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.GenerateUpgradePlanResponse": {
-            /** @description apiVersion is "hooks.runtime.cluster.x-k8s.io/v1alpha1". */
-            apiVersion?: string;
-            /** @description controlPlaneUpgrades are the control plane versions in order, ending with the target. */
-            controlPlaneUpgrades?: components["schemas"]["sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.UpgradeStep"][];
-            /** @description kind is "GenerateUpgradePlanResponse". */
-            kind?: string;
-            /** @description message is a human-readable description of the outcome. */
-            message?: string;
             /**
-             * @description status of the call: Success or Failure.
-             * @enum {string}
+             * @description APIVersion defines the versioned schema of this representation of an object.
+             *     Servers should convert recognized schemas to the latest internal value, and
+             *     may reject unrecognized values.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources
              */
-            status: "Success" | "Failure";
-            /** @description workersUpgrades are the worker versions in order; when empty Cluster API computes the fewest steps. */
+            apiVersion?: string;
+            /**
+             * @description controlPlaneUpgrades is the list of version upgrade steps for the control plane.
+             *     Each entry represents an intermediate version that must be applied in sequence.
+             *     The following rules apply:
+             *     - there should be at least one version for every minor between 		fromControlPlaneKubernetesVersion (excluded) and ToKubernetesVersion (included).
+             *     - each version must be:
+             *       - greater than fromControlPlaneKubernetesVersion (or with a different build 	number)
+             *       - greater than the previous version in the list (or with a different build number)
+             *       - less or equal to ToKubernetesVersion (or with a different build number)
+             *       - the last version in the plan must be equal to ToKubernetesVersion
+             */
+            controlPlaneUpgrades?: components["schemas"]["sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.UpgradeStep"][];
+            /**
+             * @description Kind is a string value representing the REST resource this object represents.
+             *     Servers may infer this from the endpoint the client submits requests to.
+             *     Cannot be updated.
+             *     In CamelCase.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
+             */
+            kind?: string;
+            /** @description message is a human-readable description of the status of the call. */
+            message?: string;
+            /** @description status of the call. One of "Success" or "Failure". */
+            status: components["schemas"]["sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.ResponseStatus"];
+            /**
+             * @description workersUpgrades is the list of version upgrade steps for the workers.
+             *     Each entry represents an intermediate version that must be applied in sequence.
+             *
+             *     In case the upgrade plan for workers will be left to empty, the system will automatically
+             *     determine the minimal number of workers upgrade steps, thus minimizing impact on workloads and reducing
+             *     the overall upgrade time.
+             *
+             *     If instead for any reason a custom upgrade path for workers is required, the following rules apply:
+             *     - each version must be:
+             *       - equal to FromControlPlaneKubernetesVersion or to one of the versions in the control plane upgrade plan.
+             *       - greater than FromWorkersKubernetesVersion (or with a different build number)
+             *       - greater than the previous version in the list (or with a different build number)
+             *       - less or equal to the ToKubernetesVersion (or with a different build number)
+             *       - in case of versions with the same major/minor/patch version but different build number, also the order
+             *         of those versions must be the same for control plane and worker upgrade plan.
+             *       - the last version in the plan must be equal to ToKubernetesVersion
+             *       - the upgrade plane must have all the intermediate version which workers must go through to avoid breaking rules
+             *         defining the max version skew between control plane and workers.
+             */
             workersUpgrades?: components["schemas"]["sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.UpgradeStep"][];
         };
-        /** @description GroupVersionHook identifies a versioned hook. */
+        /** @description GroupVersionHook defines the runtime hook when the ExtensionHandler is called. */
         "sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.GroupVersionHook": {
-            /** @description apiVersion is the group and version of the hook, e.g. hooks.runtime.cluster.x-k8s.io/v1alpha1. */
+            /** @description apiVersion is the group and version of the Hook */
             apiVersion: string;
-            /** @description hook is the name of the hook, e.g. BeforeClusterCreate. */
+            /** @description hook is the name of the hook */
             hook: string;
         };
-        /** @description HolderReference points at the object that uses a template. */
+        /** @description HolderReference represents a reference to an object which holds a template. */
         "sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.HolderReference": {
-            /** @description apiVersion of the object holding the template. */
+            /** @description apiVersion of the referent. */
             apiVersion: string;
-            /** @description fieldPath is the path of the field that references the template. */
+            /** @description fieldPath is the path to the field of the object which references the template. */
             fieldPath: string;
-            /** @description kind of the object holding the template. */
+            /**
+             * @description kind of the referent.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
+             */
             kind: string;
-            /** @description name of the object holding the template. */
+            /**
+             * @description name of the referent.
+             *     More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
+             */
             name: string;
-            /** @description namespace of the object holding the template. */
+            /**
+             * @description namespace of the referent.
+             *     More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/namespaces/
+             */
             namespace: string;
         };
-        /** @description Patch is a JSON patch or JSON merge patch. */
+        /** @description Patch is a single patch (JSONPatch or JSONMergePatch) which can include multiple operations. */
         "sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.Patch": {
             /**
              * Format: byte
-             * @description patch is the patch document, base64 encoded.
+             * @description patch data for the target object.
              */
             patch?: string;
-            /**
-             * @description patchType is JSONPatch (RFC 6902) or JSONMergePatch (RFC 7386).
-             * @enum {string}
-             */
-            patchType?: "JSONPatch" | "JSONMergePatch";
+            /** @description patchType JSONPatch or JSONMergePatch. */
+            patchType?: components["schemas"]["sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.PatchType"];
         };
-        /** @description UpdateMachineRequest carries the desired Machine and provider objects. */
+        /**
+         * @description PatchType defines the supported patch types.
+         * @enum {string}
+         */
+        "sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.PatchType": "JSONPatch" | "JSONMergePatch";
+        /**
+         * @description ResponseStatus represents the status of the hook response.
+         * @enum {string}
+         */
+        "sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.ResponseStatus": "Success" | "Failure";
+        /** @description UpdateMachineRequest is the request of the UpdateMachine hook. */
         "sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.UpdateMachineRequest": {
-            /** @description apiVersion is "hooks.runtime.cluster.x-k8s.io/v1alpha1". */
+            /**
+             * @description APIVersion defines the versioned schema of this representation of an object.
+             *     Servers should convert recognized schemas to the latest internal value, and
+             *     may reject unrecognized values.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources
+             */
             apiVersion?: string;
-            desired: components["schemas"]["sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.UpdateMachineRequestObjects"];
-            /** @description kind is "UpdateMachineRequest". */
+            /** @description desired contains the desired state of the Machine and related objects. */
+            desired?: components["schemas"]["sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.UpdateMachineRequestObjects"];
+            /**
+             * @description Kind is a string value representing the REST resource this object represents.
+             *     Servers may infer this from the endpoint the client submits requests to.
+             *     Cannot be updated.
+             *     In CamelCase.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
+             */
             kind?: string;
-            /** @description settings are key value pairs passed to the call: the ExtensionConfig settings overlaid by the caller's. */
+            /** @description settings defines key value pairs to be passed to the call. */
             settings?: {
                 [key: string]: string;
             };
         };
-        /** @description UpdateMachineRequestObjects groups a Machine and its provider objects. */
+        /** @description UpdateMachineRequestObjects groups objects for UpdateMachineRequest. */
         "sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.UpdateMachineRequestObjects": {
-            /** @description bootstrapConfig is the bootstrap config of the machine. */
-            bootstrapConfig?: {
-                [key: string]: unknown;
-            };
-            /** @description infrastructureMachine is the provider's infrastructure machine. */
-            infrastructureMachine: {
-                [key: string]: unknown;
-            };
-            machine: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.Machine"];
+            /** @description bootstrapConfig is the bootstrap config object. */
+            bootstrapConfig?: components["schemas"]["k8s.io.apimachinery.pkg.runtime.RawExtension"];
+            /** @description infrastructureMachine is the infra Machine object. */
+            infrastructureMachine?: components["schemas"]["k8s.io.apimachinery.pkg.runtime.RawExtension"];
+            /** @description machine is the full Machine object. */
+            machine?: components["schemas"]["sigs.k8s.io.cluster-api.api.core.v1beta2.Machine"];
         };
-        /** @description UpdateMachineResponse: Success with retryAfterSeconds > 0 is in progress, Success with 0 is done, Failure failed. */
+        /**
+         * @description UpdateMachineResponse is the response of the UpdateMachine hook.
+         *     The status of the update operation is determined by the CommonRetryResponse fields:
+         *     - Status=Success + RetryAfterSeconds > 0: update is in progress
+         *     - Status=Success + RetryAfterSeconds = 0: update completed successfully
+         *     - Status=Failure: update failed
+         */
         "sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.UpdateMachineResponse": {
-            /** @description apiVersion is "hooks.runtime.cluster.x-k8s.io/v1alpha1". */
+            /**
+             * @description APIVersion defines the versioned schema of this representation of an object.
+             *     Servers should convert recognized schemas to the latest internal value, and
+             *     may reject unrecognized values.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources
+             */
             apiVersion?: string;
-            /** @description kind is "UpdateMachineResponse". */
+            /**
+             * @description Kind is a string value representing the REST resource this object represents.
+             *     Servers may infer this from the endpoint the client submits requests to.
+             *     Cannot be updated.
+             *     In CamelCase.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
+             */
             kind?: string;
-            /** @description message is a human-readable description of the outcome. */
+            /** @description message is a human-readable description of the status of the call. */
             message?: string;
             /**
              * Format: int32
-             * @description retryAfterSeconds, when not zero, blocks the operation and asks to be called again after about that many seconds.
-             * @default 0
+             * @description retryAfterSeconds when set to a non-zero value signifies that the hook
+             *     will be called again at a future time.
              */
             retryAfterSeconds: number;
-            /**
-             * @description status of the call: Success or Failure.
-             * @enum {string}
-             */
-            status: "Success" | "Failure";
+            /** @description status of the call. One of "Success" or "Failure". */
+            status: components["schemas"]["sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.ResponseStatus"];
         };
-        /** @description UpgradeStep is one version of an upgrade plan. */
+        /** @description UpgradeStep represents a single version upgrade step. */
         "sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.UpgradeStep": {
-            /** @description version is the Kubernetes version of this step. */
-            version: string;
+            /** @description version is the Kubernetes version for this upgrade step. */
+            version?: string;
         };
-        /** @description UpgradeStepInfo is one step of an upgrade plan. */
+        /** @description UpgradeStepInfo provide info about a single version upgrade step. */
         "sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.UpgradeStepInfo": {
-            /** @description version is the Kubernetes version of this upgrade step. */
-            version: string;
+            /** @description version is the Kubernetes version for this upgrade step. */
+            version?: string;
         };
-        /** @description ValidateTopologyRequest carries the patched templates of a Cluster topology. */
+        /** @description ValidateTopologyRequest is the request of the ValidateTopology hook. */
         "sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.ValidateTopologyRequest": {
-            /** @description apiVersion is "hooks.runtime.cluster.x-k8s.io/v1alpha1". */
+            /**
+             * @description APIVersion defines the versioned schema of this representation of an object.
+             *     Servers should convert recognized schemas to the latest internal value, and
+             *     may reject unrecognized values.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources
+             */
             apiVersion?: string;
-            /** @description items are the patched templates. */
-            items: components["schemas"]["sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.ValidateTopologyRequestItem"][] | null;
-            /** @description kind is "ValidateTopologyRequest". */
+            /** @description items is the list of templates to validate. */
+            items: (components["schemas"]["sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.ValidateTopologyRequestItem"] | null)[] | null;
+            /**
+             * @description Kind is a string value representing the REST resource this object represents.
+             *     Servers may infer this from the endpoint the client submits requests to.
+             *     Cannot be updated.
+             *     In CamelCase.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
+             */
             kind?: string;
-            /** @description settings are key value pairs passed to the call: the ExtensionConfig settings overlaid by the caller's. */
+            /** @description settings defines key value pairs to be passed to the call. */
             settings?: {
                 [key: string]: string;
             };
-            /** @description variables are global variables. */
+            /** @description variables are global variables for all templates. */
             variables?: components["schemas"]["sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.Variable"][];
         };
-        /** @description ValidateTopologyRequestItem is a patched template to validate. */
+        /** @description ValidateTopologyRequestItem represents a template to validate. */
         "sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.ValidateTopologyRequestItem": {
+            /** @description holderReference is a reference to the object where the template is used. */
             holderReference: components["schemas"]["sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.HolderReference"];
-            /** @description object is the patched template. */
-            object: {
-                [key: string]: unknown;
-            } | null;
-            /** @description variables are template-specific variables. */
+            /** @description object contains the template as a raw object. */
+            object: components["schemas"]["k8s.io.apimachinery.pkg.runtime.RawExtension"] | null;
+            /**
+             * @description variables are variables specific for the current template.
+             *     For example some builtin variables like MachineDeployment replicas and version are context-sensitive
+             *     and thus are only added to templates for MachineDeployments and with values which correspond to the
+             *     current MachineDeployment.
+             */
             variables?: components["schemas"]["sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.Variable"][];
         };
-        /** @description ValidateTopologyResponse accepts (Success) or rejects (Failure) the topology. */
+        /** @description ValidateTopologyResponse is the response of the ValidateTopology hook. */
         "sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.ValidateTopologyResponse": {
-            /** @description apiVersion is "hooks.runtime.cluster.x-k8s.io/v1alpha1". */
-            apiVersion?: string;
-            /** @description kind is "ValidateTopologyResponse". */
-            kind?: string;
-            /** @description message is a human-readable description of the outcome. */
-            message?: string;
             /**
-             * @description status of the call: Success or Failure.
-             * @enum {string}
+             * @description APIVersion defines the versioned schema of this representation of an object.
+             *     Servers should convert recognized schemas to the latest internal value, and
+             *     may reject unrecognized values.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources
              */
-            status: "Success" | "Failure";
+            apiVersion?: string;
+            /**
+             * @description Kind is a string value representing the REST resource this object represents.
+             *     Servers may infer this from the endpoint the client submits requests to.
+             *     Cannot be updated.
+             *     In CamelCase.
+             *     More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
+             */
+            kind?: string;
+            /** @description message is a human-readable description of the status of the call. */
+            message?: string;
+            /** @description status of the call. One of "Success" or "Failure". */
+            status: components["schemas"]["sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.ResponseStatus"];
         };
-        /** @description Variable is a named variable value. */
+        /** @description Variable represents a variable value. */
         "sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.Variable": {
-            /** @description name of the variable; "builtin" holds the builtin variables. */
+            /** @description name of the variable. */
             name: string;
-            /** @description value of the variable, any JSON. */
-            value: unknown;
+            /** @description value of the variable. */
+            value: components["schemas"]["k8s.io.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSON"] | null;
         };
     };
     responses: never;

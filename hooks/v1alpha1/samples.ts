@@ -3,15 +3,12 @@
 // from v1.32.3 to v1.33.0, its templates, and a control plane Machine updated in place.
 // Used by `runtime-sdk conformance`, the docs and tests; sampleRequest() returns a fresh copy.
 import type { HookDefinition, RequestOf } from '../define.js'
-import { API_VERSION } from './common.js'
-import type { Discovery } from './discovery.js'
-import type { CanUpdateMachine, CanUpdateMachineSet, UpdateMachine } from './in-place-update.js'
+import { API_VERSION } from './constants.js'
 import type {
-  AfterClusterUpgrade, AfterControlPlaneInitialized, AfterControlPlaneUpgrade, AfterWorkersUpgrade, BeforeClusterCreate,
-  BeforeClusterDelete, BeforeClusterUpgrade, BeforeControlPlaneUpgrade, BeforeWorkersUpgrade
-} from './lifecycle.js'
-import type { DiscoverVariables, GeneratePatches, ValidateTopology } from './topology-mutation.js'
-import type { GenerateUpgradePlan } from './upgrade-plan.js'
+  AfterClusterUpgrade, AfterControlPlaneInitialized, AfterControlPlaneUpgrade, AfterWorkersUpgrade, BeforeClusterCreate, BeforeClusterDelete,
+  BeforeClusterUpgrade, BeforeControlPlaneUpgrade, BeforeWorkersUpgrade, CanUpdateMachine, CanUpdateMachineSet, DiscoverVariables, Discovery,
+  GeneratePatches, GenerateUpgradePlan, UpdateMachine, ValidateTopology
+} from './hooks.js'
 
 const NAMESPACE = 'default'
 const CLUSTER = 'sample'

@@ -1,7 +1,7 @@
 // The catalog: which hooks exist in which versions, where they are served, how versions convert.
 import type { HookConversion, HookDefinition, HookGroupVersion } from '../../hooks/define.js'
 import { apiVersionOf, compareVersions, type GroupVersionHook, groupHookString, gvhString, hookPath, isKubeVersion } from './identity.js'
-import { validate } from './validate.js'
+import { type Direction, validate } from './validate.js'
 import { schemaProperties } from '../../hooks/schema.js'
 
 export class CatalogError extends Error {
@@ -115,14 +115,19 @@ export class Catalog {
     return hookPath(gvh, hook.definition.meta.singleton ? undefined : name)
   }
 
+  /** Checks a request as Cluster API sends it: its validation markers and the fields its Go encoding always sends. */
   validateRequest (gvh: GroupVersionHook, body: unknown): ValidationResult {
     const hook = this.get(gvh)
-    return check(hook.definition.request, body, hook.requestKind, hook.apiVersion)
+    return check(hook.definition.request, body, 'request', hook.requestKind, hook.apiVersion)
   }
 
-  validateResponse (gvh: GroupVersionHook, body: unknown): ValidationResult {
+  /**
+   * Checks a response: `strict` (a handler's answer) against the markers and the fields the API requires; `decode`
+   * (an extension's answer to a client) only as far as Cluster API's client decodes it.
+   */
+  validateResponse (gvh: GroupVersionHook, body: unknown, mode: 'strict' | 'decode' = 'strict'): ValidationResult {
     const hook = this.get(gvh)
-    return check(hook.definition.response, body, hook.responseKind, hook.apiVersion)
+    return check(hook.definition.response, body, mode === 'strict' ? 'response' : 'decode', hook.responseKind, hook.apiVersion)
   }
 
   /** Converts a request of version `from` down to the older version `to`, through every version between. */
@@ -193,8 +198,8 @@ function checkConversions (key: string, versions: string[], hooks: Map<string, C
   }
 }
 
-function check (schema: HookDefinition['request'], body: unknown, kind: string, apiVersion: string): ValidationResult {
-  const message = validate(schema, body)
+function check (schema: HookDefinition['request'], body: unknown, direction: Direction, kind: string, apiVersion: string): ValidationResult {
+  const message = validate(schema, body, direction)
   if (message) return { valid: false, message }
   const envelope = body as { kind?: string, apiVersion?: string }
   if (envelope.kind !== undefined && envelope.kind !== kind) return { valid: false, message: `kind: must be "${kind}", got ${JSON.stringify(envelope.kind)}` }

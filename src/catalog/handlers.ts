@@ -1,15 +1,14 @@
 // Rules for extension handlers shared by servers (checked at registration) and clients (checked on discovery).
-import { DEFAULT_HANDLER_TIMEOUT_SECONDS, MAX_HANDLER_TIMEOUT_SECONDS } from '../../hooks/v1alpha1/discovery.js'
+import { DEFAULT_HANDLER_TIMEOUT_SECONDS, FAILURE_POLICIES, MAX_HANDLER_TIMEOUT_SECONDS } from '../../hooks/v1alpha1/constants.js'
 import type { Catalog } from './catalog.js'
 import { parseApiVersion } from './identity.js'
 
-export { DEFAULT_HANDLER_TIMEOUT_SECONDS, MAX_HANDLER_TIMEOUT_SECONDS }
+export { DEFAULT_HANDLER_TIMEOUT_SECONDS, FAILURE_POLICIES, MAX_HANDLER_TIMEOUT_SECONDS }
 
 /** Request and response bodies larger than this are refused on both sides (Cluster API v1.14). */
 export const MAX_BODY_BYTES = 20 * 1024 * 1024
 
-export type FailurePolicy = 'Fail' | 'Ignore'
-export const FAILURE_POLICIES: readonly FailurePolicy[] = ['Fail', 'Ignore']
+export type FailurePolicy = typeof FAILURE_POLICIES[number]
 
 /** A handler as an extension announces it in its Discovery response. */
 export interface AnnouncedHandler {

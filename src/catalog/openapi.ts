@@ -92,7 +92,7 @@ function convertBody (source: Schema, components: Record<string, Schema>): Schem
   const anyOf = source['anyOf'] as Schema[] | undefined
   if (anyOf && anyOf.length === 2 && anyOf.some(s => s['type'] === 'null')) {
     const inner = toOpenAPI(anyOf.find(s => s['type'] !== 'null'), components)
-    const { anyOf: _, ...rest } = source
+    const { anyOf: _, [COMPONENT_KEYWORD]: _name, ...rest } = source
     return '$ref' in inner ? { ...rest, allOf: [inner], nullable: true } : { ...inner, ...rest, nullable: true }
   }
   const out: Schema = {}

@@ -490,7 +490,7 @@ function decodeResponse (catalog: Catalog, hook: CatalogHook, body: Buffer): Rec
     if (handlerError) throw new CallingError(`failed to decode response: ${handlerError}`)
     delete check['handlers']
   }
-  const result = catalog.validateResponse(hook.gvh, check)
+  const result = catalog.validateResponse(hook.gvh, check, 'decode')
   if (!result.valid) throw new CallingError(`failed to decode response: ${result.message}`)
   return response
 }

@@ -8,8 +8,7 @@ import type { GroupVersionHook } from '../catalog/identity.js'
 export interface KubeObject {
   apiVersion?: string | undefined
   kind?: string | undefined
-  metadata?: { name?: string | undefined, namespace?: string | undefined, [key: string]: unknown } | undefined
-  [key: string]: unknown
+  metadata?: { name?: string | undefined, namespace?: string | undefined } | undefined
 }
 
 export interface CallOptions {

@@ -29,8 +29,8 @@ export function inPlaceHandlers (options: InPlaceOptions = {}): ExtensionHandler
     name: 'can-update-machine',
     handler: (request) => {
       if (disabled(request.settings)) return { status: 'Success' as const, message: 'in-place updates are disabled' }
-      const from = request.current.machine.spec?.version
-      const to = request.desired.machine.spec?.version
+      const from = request.current?.machine?.spec?.version
+      const to = request.desired?.machine?.spec?.version
       if (!to || from === to) return { status: 'Success' as const }
       return { status: 'Success' as const, message: `can update spec.version from ${from ?? '(none)'} to ${to} in place`, machinePatch: mergePatch({ spec: { version: to } }) }
     }
@@ -41,8 +41,8 @@ export function inPlaceHandlers (options: InPlaceOptions = {}): ExtensionHandler
     name: 'can-update-machineset',
     handler: (request) => {
       if (disabled(request.settings)) return { status: 'Success' as const, message: 'in-place updates are disabled' }
-      const from = request.current.machineSet.spec?.template?.spec?.version
-      const to = request.desired.machineSet.spec?.template?.spec?.version
+      const from = request.current?.machineSet?.spec?.template?.spec?.version
+      const to = request.desired?.machineSet?.spec?.template?.spec?.version
       if (!to || from === to) return { status: 'Success' as const }
       return {
         status: 'Success' as const,
@@ -57,9 +57,9 @@ export function inPlaceHandlers (options: InPlaceOptions = {}): ExtensionHandler
     name: 'update-machine',
     handler: (request) => {
       if (disabled(request.settings)) throw new HookError('in-place updates are disabled by the setting disableInPlaceUpdates')
-      const { machine } = request.desired
-      const id = `${machine.metadata?.namespace ?? ''}/${machine.metadata?.name ?? ''}`
-      const key = `${id}@${machine.spec?.version ?? ''}`
+      const machine = request.desired?.machine
+      const id = `${machine?.metadata.namespace ?? ''}/${machine?.metadata.name ?? ''}`
+      const key = `${id}@${machine?.spec?.version ?? ''}`
       let started = updates.get(key)
       if (started === undefined) {
         started = Date.now()

@@ -67,7 +67,7 @@ const discoverVariables = defineHandler({
       required: false,
       schema: {
         openAPIV3Schema: {
-          type: 'string',
+          type: 'string' as const,
           description: `The value of the ${ANNOTATION} annotation the reference extension sets on every template.`,
           default: DEFAULT_VALUE,
           example: 'team-a',

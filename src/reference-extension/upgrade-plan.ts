@@ -30,7 +30,7 @@ export function upgradePlanHandlers (): ExtensionHandler[] {
     name: 'generate-upgrade-plan',
     handler: (request) => ({
       status: 'Success' as const,
-      controlPlaneUpgrades: planUpgrade(request.fromControlPlaneKubernetesVersion, request.toKubernetesVersion).map(version => ({ version }))
+      controlPlaneUpgrades: planUpgrade(request.fromControlPlaneKubernetesVersion ?? '', request.toKubernetesVersion ?? '').map(version => ({ version }))
     })
   })]
 }

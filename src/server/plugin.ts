@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest 
 import type { Logger } from 'pino'
 import type { Registry } from 'prom-client'
 import type { HookDefinition } from '../../hooks/define.js'
-import { GROUP, VERSION } from '../../hooks/v1alpha1/common.js'
+import { GROUP, VERSION } from '../../hooks/v1alpha1/constants.js'
 import type { Catalog } from '../catalog/catalog.js'
 import { createCatalog } from '../catalog/default.js'
 import { MAX_BODY_BYTES, type AnnouncedHandler } from '../catalog/handlers.js'

@@ -82,10 +82,10 @@ t.test('registration checks names, versions and schemas', async t => {
 t.test('requests and responses validate against their version', async t => {
   const catalog = createCatalog()
   const gvh = { group: GROUP, version: 'v1alpha1', hook: 'BeforeClusterCreate' }
-  t.same(catalog.validateRequest(gvh, { cluster: {} }), { valid: true })
+  t.same(catalog.validateRequest(gvh, { cluster: { metadata: {} } }), { valid: true })
   t.same(catalog.validateRequest(gvh, {}), { valid: false, message: 'cluster: is required' })
-  t.same(catalog.validateRequest(gvh, { kind: 'BeforeClusterUpgradeRequest', cluster: {} }), { valid: false, message: 'kind: must be "BeforeClusterCreateRequest", got "BeforeClusterUpgradeRequest"' })
-  t.same(catalog.validateRequest(gvh, { apiVersion: 'hooks.runtime.cluster.x-k8s.io/v1alpha2', cluster: {} }), { valid: false, message: 'apiVersion: must be "hooks.runtime.cluster.x-k8s.io/v1alpha1", got "hooks.runtime.cluster.x-k8s.io/v1alpha2"' })
+  t.same(catalog.validateRequest(gvh, { kind: 'BeforeClusterUpgradeRequest', cluster: { metadata: {} } }), { valid: false, message: 'kind: must be "BeforeClusterCreateRequest", got "BeforeClusterUpgradeRequest"' })
+  t.same(catalog.validateRequest(gvh, { apiVersion: 'hooks.runtime.cluster.x-k8s.io/v1alpha2', cluster: { metadata: {} } }), { valid: false, message: 'apiVersion: must be "hooks.runtime.cluster.x-k8s.io/v1alpha1", got "hooks.runtime.cluster.x-k8s.io/v1alpha2"' })
   t.same(catalog.validateResponse(gvh, { status: 'Success', retryAfterSeconds: 5 }), { valid: true })
   t.same(catalog.validateResponse(gvh, { status: 'Success' }), { valid: false, message: 'retryAfterSeconds: is required' })
   t.same(catalog.validateResponse(gvh, { status: 'Maybe', retryAfterSeconds: 0 }), { valid: false, message: 'status: must be one of "Success", "Failure", got "Maybe"' })

@@ -59,7 +59,7 @@ t.test('down then up keeps every field both versions share', async t => {
 })
 
 t.test('conversion between the same version is the identity; the wrong direction is an error', async t => {
-  const request = { cluster: {}, first: 1, second: 'x' }
+  const request = { cluster: { metadata: {} }, first: 1, second: 'x' }
   t.equal(catalog.convertRequest(TEST_GROUP, HOOK, request, 'v1alpha2', 'v1alpha2'), request)
   t.throws(() => catalog.convertRequest(TEST_GROUP, HOOK, request, 'v1alpha1', 'v1alpha3'), /v1alpha3 is not older than v1alpha1/)
   t.throws(() => catalog.convertResponse(TEST_GROUP, HOOK, request, 'v1alpha1', 'v1alpha9'), /hook test.runtime.cluster.x-k8s.io\/v1alpha9, Hook=FakeHook is not registered/)

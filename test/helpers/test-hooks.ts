@@ -1,13 +1,17 @@
 // A test-only hook group with three versions of FakeHook (like Cluster API's test.runtime.cluster.x-k8s.io),
 // proving conversions across versions: each version adds one optional field to request and response.
 import { defineHook, type HookGroupVersion } from '../../hooks/define.js'
-import { Cluster } from '../../hooks/embedded/core-v1beta2.js'
-import { Int32, Optional, Str, Type } from '../../hooks/schema.js'
-import { commonResponse, retryResponse, settings } from '../../hooks/v1alpha1/common.js'
+import { Int32, Optional, Str, StringEnum, Type } from '../../hooks/schema.js'
+import { definitionSchema } from '../../hooks/v1alpha1/schemas.js'
+import type { Cluster as ClusterType } from '../../hooks/v1alpha1/types.js'
 
 export const TEST_GROUP = 'test.runtime.cluster.x-k8s.io'
 
 const envelope = { kind: Optional(Str(63)), apiVersion: Optional(Str(317)) }
+const Cluster = Type.Unsafe<ClusterType>(definitionSchema('sigs.k8s.io.cluster-api.api.core.v1beta2.Cluster'))
+const settings = { settings: Optional(Type.Record(Type.String(), Type.String())) }
+const commonResponse = { status: StringEnum(['Success', 'Failure']), message: Optional(Str(32768)) }
+const retryResponse = { ...commonResponse, retryAfterSeconds: Int32({ minimum: 0 }) }
 const shared = { first: Int32({ description: 'first is a number.' }), second: Str(256, { description: 'second is a string.' }) }
 const added = {
   v1alpha1: {},

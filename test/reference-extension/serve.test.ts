@@ -43,7 +43,7 @@ export const handlers = [{ hook: BeforeClusterDelete, name: 'guard', handler: ()
   t.teardown(() => server.close())
   const url = /at (http:\/\/127\.0\.0\.1:\d+)/.exec(lines.join('\n'))?.[1] as string
   t.match(lines.join('\n'), `curl -sS -X POST ${url}/ext/${API}/discovery`)
-  const reply = await call(url, `/ext/${API}/beforeclusterdelete/guard`, '{"cluster":{}}')
+  const reply = await call(url, `/ext/${API}/beforeclusterdelete/guard`, '{"cluster":{"metadata":{}}}')
   t.same(reply.json, { kind: 'BeforeClusterDeleteResponse', apiVersion: API, status: 'Success', message: 'not yet', retryAfterSeconds: 30 })
 })
 

@@ -59,9 +59,9 @@ t.test('the path prefix goes in front of every hook path, not the operations rou
     const server = createExtensionServer({ handlers: [{ hook: BeforeClusterCreate, name: 'x', handler: ok }], insecureHttp: true, logger: silent, pathPrefix: prefix, docs: false })
     t.teardown(() => server.close())
     t.same(server.routes.map(r => r.path), [`/ext/v2/${API}/discovery`, `/ext/v2/${API}/beforeclustercreate/x`], prefix)
-    const reply = await server.inject({ method: 'POST', url: `/ext/v2/${API}/beforeclustercreate/x`, payload: '{"cluster":{}}' })
+    const reply = await server.inject({ method: 'POST', url: `/ext/v2/${API}/beforeclustercreate/x`, payload: '{"cluster":{"metadata":{}}}' })
     t.equal(reply.json().status, 'Success')
-    t.equal((await server.inject({ method: 'POST', url: `/${API}/beforeclustercreate/x`, payload: '{"cluster":{}}' })).statusCode, 404)
+    t.equal((await server.inject({ method: 'POST', url: `/${API}/beforeclustercreate/x`, payload: '{"cluster":{"metadata":{}}}' })).statusCode, 404)
     t.equal((await server.inject({ method: 'GET', url: '/healthz' })).statusCode, 200)
     t.equal((await server.inject({ method: 'GET', url: '/openapi.json' })).statusCode, 404, 'docs: false')
   }
@@ -71,12 +71,12 @@ t.test('the path prefix goes in front of every hook path, not the operations rou
 
 t.test('a handler returning nothing, or a broken discovery request', async (t) => {
   const server = create([{ hook: BeforeClusterCreate, name: 'x', handler: () => undefined as never }])
-  const reply = await server.inject({ method: 'POST', url: `/${API}/beforeclustercreate/x`, payload: '{"cluster":{}}' })
+  const reply = await server.inject({ method: 'POST', url: `/${API}/beforeclustercreate/x`, payload: '{"cluster":{"metadata":{}}}' })
   t.same(reply.json(), { kind: 'BeforeClusterCreateResponse', apiVersion: API, status: 'Failure', message: 'handler "x" returned an invalid response: (root): must be an object', retryAfterSeconds: 0 })
   const discovery = await server.inject({ method: 'POST', url: `/${API}/discovery`, payload: '{"kind":"Nope"}' })
   t.same(discovery.json(), { kind: 'DiscoveryResponse', apiVersion: API, status: 'Failure', message: 'invalid request: kind: must be "DiscoveryRequest", got "Nope"' })
   const thrown = create([{ hook: BeforeClusterCreate, name: 'x', handler: () => { throw 'a string' } }]) // eslint-disable-line no-throw-literal
-  const reply2 = await thrown.inject({ method: 'POST', url: `/${API}/beforeclustercreate/x`, payload: '{"cluster":{}}' })
+  const reply2 = await thrown.inject({ method: 'POST', url: `/${API}/beforeclustercreate/x`, payload: '{"cluster":{"metadata":{}}}' })
   t.equal(reply2.json().message, 'handler "x" failed with an unexpected string; see the extension\'s log')
 })
 
