@@ -1,13 +1,19 @@
 // The public types of the extension server SDK: the handlers an extension declares and the context they run in.
 import type { Logger } from 'pino'
 import type { HookDefinition } from '../../hooks/define.js'
+import type { HookTypes } from '../../hooks/v1alpha1/types.js'
 import type { FailurePolicy } from '../catalog/handlers.js'
+
+/** Every field of a v1alpha1 hook response. */
+type ResponseField = { [N in keyof HookTypes]: keyof HookTypes[N]['response'] }[keyof HookTypes]
 
 /**
  * What a handler returns: the hook's response. `retryAfterSeconds` may be left out (0); `kind` and `apiVersion`
- * are filled in by the server.
+ * are filled in by the server. Fields only other hooks' responses have are refused, so the answer of another hook
+ * does not compile (TypeScript checks no other unknown fields of a returned object).
  */
-export type HandlerResult<Res> = Res extends { retryAfterSeconds: number } ? Omit<Res, 'retryAfterSeconds'> & { retryAfterSeconds?: number } : Res
+export type HandlerResult<Res> = (Res extends { retryAfterSeconds: number } ? Omit<Res, 'retryAfterSeconds'> & { retryAfterSeconds?: number } : Res) &
+  { [K in Exclude<ResponseField, keyof Res>]?: never }
 
 /** Everything a handler gets besides the request. */
 export interface HandlerContext {
