@@ -39,58 +39,16 @@ export function Int64 (opts: Doc & { minimum?: number, maximum?: number } = {}) 
   return Type.Integer({ format: 'int64', minimum: INT64_MIN, maximum: INT64_MAX, ...opts })
 }
 
-/** A list with a bound; `nullable` accepts Go's encoding of a nil slice without omitempty (`null`). */
+/** A list with a bound; `mapKeys` makes it a Kubernetes map list keyed by those fields. */
 export function List<T extends TSchema> (items: T, maxItems: number, opts: Doc & { minItems?: number, mapKeys?: string[] } = {}) {
   const { mapKeys, ...rest } = opts
   const listType = mapKeys ? { 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': mapKeys } : {}
   return Type.Array(items, { maxItems, ...listType, ...rest })
 }
 
-/** Accepts JSON null besides the schema: Go marshals nil slices and empty raw objects as null. */
-export function Nullable<T extends TSchema> (schema: T) {
-  return Type.Union([schema, Type.Null()])
-}
-
-/** map[string]string with bounds on size, keys and values. */
-export function StringMap (opts: Doc & { maxProperties?: number, maxValueLength?: number } = {}) {
-  const { maxProperties = 1024, maxValueLength = 65536, ...doc } = opts
-  return Type.Unsafe<Record<string, string>>({
-    type: 'object',
-    maxProperties,
-    propertyNames: { maxLength: 317 },
-    additionalProperties: { type: 'string', maxLength: maxValueLength },
-    ...doc
-  })
-}
-
-/** Bytes on the wire: standard base64 with padding, as Go's encoding/json writes []byte. */
-export function Base64 (maxLength: number, opts: Doc = {}) {
-  return Type.String({ format: 'byte', maxLength, ...opts })
-}
-
-/**
- * An embedded Kubernetes object or struct: the listed fields are typed, every other field is kept as is.
- * Callers own these objects, so unknown fields must pass through untouched.
- */
-export function Open<P extends TProperties> (properties: P, opts: Doc = {}) {
-  return Type.Object(properties, { additionalProperties: true, ...opts })
-}
-
-/** Any JSON object (runtime.RawExtension holding a template or provider object). */
-export function RawObject (opts: Doc = {}) {
-  return Type.Unsafe<Record<string, unknown>>({ type: 'object', additionalProperties: true, ...opts })
-}
-
-/** Any JSON value (apiextensions JSON). */
-export function AnyJSON (opts: Doc = {}) {
-  return Type.Unknown(opts)
-}
-
 export function Optional<T extends TSchema> (schema: T) {
   return Type.Optional(schema)
 }
-
-export type Infer<T extends TSchema> = Static<T>
 
 /** The property names an object schema declares (none for other schemas). */
 export function schemaProperties (schema: TSchema): string[] {
