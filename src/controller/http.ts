@@ -1,7 +1,7 @@
 // The controller's HTTP endpoint (plain HTTP, meant for loopback or a cluster-internal port): health, metrics
 // and what the controller knows about every ExtensionConfig.
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
-import { HttpError, sendError } from '../server/http-errors.js'
+import { HttpError, sendError } from '../http/errors.js'
 import type { Controller, ExtensionConfigReport } from './controller.js'
 import type { RejectedManifest } from './file-source.js'
 

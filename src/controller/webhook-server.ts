@@ -7,9 +7,9 @@ import Fastify, { type FastifyInstance } from 'fastify'
 import { pino, type Logger } from 'pino'
 import { reviewConversion } from '../api/conversion.js'
 import { WEBHOOK_PATH } from '../api/crd.js'
-import { isJsonContentType } from '../server/body.js'
-import { HttpError, sendError } from '../server/http-errors.js'
-import { httpsOptions, watchCertificates, type TLSFileOptions } from '../server/tls.js'
+import { isJsonContentType } from '../http/content-type.js'
+import { HttpError, sendError } from '../http/errors.js'
+import { httpsOptions, watchCertificates, type TLSFileOptions } from '../tls/watcher.js'
 
 /** controller-runtime's webhook port. */
 export const DEFAULT_WEBHOOK_PORT = 9443

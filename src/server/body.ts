@@ -1,21 +1,11 @@
 // Reading hook request bodies: JSON whatever the Content-Type says about it, bounded at 20 MiB without a 413.
 import type { IncomingMessage } from 'node:http'
 import type { FastifyInstance } from 'fastify'
-import { HttpError } from './http-errors.js'
+import { isJsonContentType } from '../http/content-type.js'
+import { HttpError } from '../http/errors.js'
 
 /** A request body as read from the wire; parsed later so that every problem becomes a Failure response. */
 export type RawBody = { bytes: Buffer } | { tooLarge: true, limit: number }
-
-/**
- * Content types a hook route accepts. Cluster API's client sends no Content-Type at all, which is JSON too.
- * An explicit non-JSON type (text/xml, form data) cannot come from Cluster API; such a request is answered
- * 415 with a JSON error, which tells a misconfigured client what is wrong rather than blaming the body.
- */
-export function isJsonContentType (header: string | undefined): boolean {
-  if (header === undefined) return true
-  const mediaType = (header.split(';')[0] ?? '').trim().toLowerCase()
-  return mediaType === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(mediaType)
-}
 
 /**
  * Installs the only body parser of the hook routes' plugin. Bodies up to `limit` bytes are buffered; a larger

@@ -6,4 +6,4 @@ export {
 } from './types.js'
 export { RegistrationError } from './registration.js'
 export { parseGoDuration } from './duration.js'
-export type { TLSFileOptions } from './tls.js'
+export type { TLSFileOptions } from '../tls/watcher.js'

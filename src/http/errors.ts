@@ -1,4 +1,5 @@
-// JSON errors of non-hook outcomes (unknown path, wrong method, ...): {code, message} with stable codes.
+// JSON errors of non-hook outcomes (unknown path, wrong method, ...): {code, message} with stable codes, for every
+// HTTP server of the project (extension server, controller endpoint, conversion webhook).
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 
 export class HttpError extends Error {

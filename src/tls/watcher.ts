@@ -1,4 +1,5 @@
-// Serving certificates from files, re-read when they change on disk (cert-manager rotates them in place).
+// Serving certificates from files, and the one certificate watcher: re-read when they change on disk (cert-manager
+// rotates them in place), for the extension server and the conversion webhook alike.
 import { readFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { createSecureContext, type SecureContextOptions } from 'node:tls'
