@@ -5,14 +5,15 @@ import neostandard from 'neostandard'
 const LAYERS = {
   hooks: [],
   'src/tls': [],
+  'src/backoff': [],
   'src/http': [],
   'src/api': ['hooks'],
   'src/catalog': ['hooks'],
   'src/registry': ['hooks', 'src/api', 'src/catalog'],
-  'src/client': ['hooks', 'src/api', 'src/catalog', 'src/registry', 'src/tls'],
+  'src/client': ['hooks', 'src/api', 'src/catalog', 'src/registry', 'src/tls', 'src/backoff'],
   'src/server': ['hooks', 'src/catalog', 'src/tls', 'src/http'],
   'src/reference-extension': ['hooks', 'src/catalog', 'src/server'],
-  'src/controller': ['hooks', 'src/api', 'src/catalog', 'src/registry', 'src/client', 'src/tls', 'src/http'],
+  'src/controller': ['hooks', 'src/api', 'src/catalog', 'src/registry', 'src/client', 'src/tls', 'src/http', 'src/backoff'],
   'src/conformance': ['hooks', 'src/api', 'src/catalog', 'src/client', 'src/tls'],
   'src/testing': ['hooks', 'src/api', 'src/catalog', 'src/registry', 'src/client', 'src/server', 'src/tls']
 }

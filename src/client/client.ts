@@ -12,7 +12,7 @@ import { DEFAULT_HANDLER_TIMEOUT_SECONDS, MAX_BODY_BYTES, validateDiscoveredHand
 import { type GroupVersionHook, groupHookString, gvhString } from '../catalog/identity.js'
 import { type ExtensionRegistration, nameForHandler, Registry } from '../registry/registry.js'
 import { isEmptySelector, type Labels, matchesSelector } from '../registry/selector.js'
-import { Backoff, type BackoffOptions } from './backoff.js'
+import { KeyedBackoff, type BackoffOptions } from '../backoff/backoff.js'
 import { RuntimeClientMetrics } from './metrics.js'
 import type { CallOptions, CallResult, HandlerOutcome, KubeObject, RuntimeClient } from './runtime-client.js'
 import { AgentPool, CABundleCache, type ClientCertificate, hostLabel, type ResolveUrl, urlForExtension } from './transport.js'
@@ -119,7 +119,7 @@ export class HttpRuntimeClient implements RuntimeClient {
   readonly metrics: RuntimeClientMetrics
   readonly agents: AgentPool
   readonly #options: RuntimeClientOptions
-  readonly #backoff: Backoff | undefined
+  readonly #backoff: KeyedBackoff | undefined
   readonly #cache = new Map<string, { expires: number, response: Record<string, unknown> }>()
   readonly #caBundles = new CABundleCache()
   readonly #now: () => number
@@ -130,7 +130,7 @@ export class HttpRuntimeClient implements RuntimeClient {
     this.catalog = options.catalog ?? createCatalog()
     this.registry = options.registry ?? new Registry()
     this.#now = options.now ?? Date.now
-    this.#backoff = options.backoff === false ? undefined : new Backoff(options.backoff, this.#now)
+    this.#backoff = options.backoff === false ? undefined : new KeyedBackoff(options.backoff, this.#now)
     this.metrics = new RuntimeClientMetrics(options.metricsRegistry, () => this.#backoff?.active() ?? 0)
     this.agents = new AgentPool({ clientCertificate: options.clientCertificate })
     if (options.clientCertificateReloadMs && options.clientCertificate && 'certFile' in options.clientCertificate) {

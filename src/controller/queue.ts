@@ -1,6 +1,7 @@
 // A keyed work queue in the manner of client-go's workqueue: a key waits at most once, is processed by one
 // worker at a time (an add while it runs re-queues it afterwards), fails into per-key exponential backoff, and
 // starts no sooner than a minimum interval after its previous start.
+import { backoffDelay } from '../backoff/backoff.js'
 
 export interface WorkQueueOptions {
   /** concurrency is the number of keys processed at once (default 10, like Cluster API's --extensionconfig-concurrency). */
@@ -179,8 +180,7 @@ export class WorkQueue {
     } catch {
       // The processor reports its own errors; the queue only schedules the retry.
       const state = this.#stateOf(key)
-      retryAfter = Math.min(this.#maxDelayMs, this.#baseDelayMs * 2 ** state.failures)
-      state.failures++
+      retryAfter = backoffDelay(++state.failures, { initialMs: this.#baseDelayMs, maxMs: this.#maxDelayMs })
       this.#observer.retried?.()
     }
     this.#observer.processed?.(Date.now() - started)

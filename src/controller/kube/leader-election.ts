@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto'
 import { hostname } from 'node:os'
 import type { KubeApi, ObjectMeta } from './api.js'
 import { isAlreadyExists, isConflict, isNotFound } from './errors.js'
-import { sleep } from './backoff.js'
+import { sleep } from '../../backoff/backoff.js'
 
 export interface LeaseSpec {
   holderIdentity?: string

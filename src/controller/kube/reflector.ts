@@ -5,7 +5,7 @@
 // disconnected (deletions included) are not missed.
 import { isResourceExpired } from './errors.js'
 import type { KubeApi, KubeList, KubeObject, WatchEvent } from './api.js'
-import { RetryBackoff, sleep, type BackoffOptions } from './backoff.js'
+import { RetryBackoff, sleep, type BackoffOptions } from '../../backoff/backoff.js'
 
 export const PARTIAL_OBJECT_METADATA_LIST = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1'
 export const PARTIAL_OBJECT_METADATA = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1'
@@ -20,7 +20,7 @@ export interface ReflectorOptions {
   /** Page size of the list (default 500). */
   pageSize?: number
   /** Retry delays after failures (default 200 ms ×2 up to 30 s, 20 % jitter). */
-  backoff?: BackoffOptions
+  backoff?: BackoffOptions & { resetAfterMs?: number }
   /** Base of the server-side watch timeout; each watch picks a value in [base, 2·base) (default 300 s). */
   watchTimeoutSeconds?: number
   /** A watch that ends cleanly sooner than this without any event counts as a failure for backoff (default 1000 ms). */

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { RetryBackoff, sleep } from '../../../src/controller/kube/backoff.js'
+import { backoffDelay, KeyedBackoff, RetryBackoff, sleep } from '../../src/backoff/backoff.js'
 
 t.test('delays double up to the cap; jitter adds up to its fraction', async (t) => {
   let now = 0
@@ -31,4 +31,25 @@ t.test('sleep resolves after the delay, or early when aborted', async (t) => {
   await waiting
   await sleep(60_000, controller.signal)
   t.pass('an aborted signal ends the wait at once')
+})
+
+t.test('the delay rule: initial, doubled (or times factor) per failure, capped', async t => {
+  t.same([1, 2, 3, 4, 5].map(n => backoffDelay(n, { initialMs: 5, maxMs: 40 })), [5, 10, 20, 40, 40])
+  t.same([1, 2, 3].map(n => backoffDelay(n, { initialMs: 10, maxMs: 1000, factor: 3 })), [10, 30, 90])
+  t.equal(backoffDelay(1, { initialMs: 100, maxMs: 1000, jitter: 0.5 }, () => 1), 150)
+})
+
+t.test('keyed backoff: each key backs off on its own until a success', async t => {
+  let now = 0
+  const b = new KeyedBackoff({ initialMs: 100, maxMs: 250 }, () => now)
+  t.same([b.failure('a', 'e1'), b.failure('a', 'e2'), b.failure('a', 'e3')], [100, 200, 250])
+  t.same(b.check('a'), { remainingMs: 250, lastError: 'e3' })
+  t.equal(b.check('b'), undefined, 'another key is not affected')
+  t.equal(b.active(), 1)
+  now = 250
+  t.equal(b.check('a'), undefined, 'over once the delay passed')
+  b.failure('a', 'e4')
+  t.equal(b.check('a')?.remainingMs, 250, 'still at the cap: the failures count on')
+  b.success('a')
+  t.equal(b.failure('a', 'e5'), 100, 'a success starts over')
 })
