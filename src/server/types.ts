@@ -36,7 +36,13 @@ interface AnyResponse { status: 'Success' | 'Failure' }
  * The function of a handler of any hook (ExtensionHandler without a hook type). Declared as a method so that it is
  * checked bivariantly: every typed handler function is one.
  */
-type AnyHandlerFunction = { handler (request: unknown, ctx: HandlerContext): AnyResponse | Promise<AnyResponse> }['handler']
+type AnyHandlerFunction = { handler (request: unknown, ctx: HandlerContext): AnyResult | Promise<AnyResult> }['handler']
+
+/**
+ * Any handler's result. Naming every v1alpha1 result keeps the string literals of a handler without parameters
+ * (`patchType: 'JSONPatch'`) while TypeScript still infers which hook it belongs to.
+ */
+type AnyResult = AnyResponse | { [N in keyof HookTypes]: HandlerResult<HookTypes[N]['response']> }[keyof HookTypes]
 
 /**
  * The function implementing a hook: the request and result types come from the hook definition.

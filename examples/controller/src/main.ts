@@ -34,7 +34,7 @@ try {
 
   const patches = sampleRequest(v1alpha1.GeneratePatches)
   const result = await client.callExtension(v1alpha1.GeneratePatches, upgrade.cluster, 'team-label.example', patches)
-  for (const item of result.response.items ?? []) console.log(`GeneratePatches ${item.uid}: ${Buffer.from(item.patch, 'base64').toString('utf8')}`)
+  for (const item of result.response.items ?? []) console.log(`GeneratePatches ${item.uid}: ${Buffer.from(item.patch ?? '', 'base64').toString('utf8')}`)
 
   const variables = await client.callExtension(v1alpha1.DiscoverVariables, upgrade.cluster, 'team-variable.example', sampleRequest(v1alpha1.DiscoverVariables))
   console.log('DiscoverVariables:', (variables.response.variables ?? []).map(v => v.name).join(', '))

@@ -26,7 +26,7 @@ await app.register(runtimeExtension({
       timeoutSeconds: 5,
       failurePolicy: 'Fail',
       handler: (request) => {
-        const key = `${request.cluster.metadata?.namespace ?? ''}/${request.cluster.metadata?.name ?? ''}`
+        const key = `${request.cluster.metadata.namespace ?? ''}/${request.cluster.metadata.name ?? ''}`
         return backedUp.has(key)
           ? { status: 'Success', message: `backup of ${key} done, upgrading to ${request.toKubernetesVersion}` }
           : { status: 'Success', message: `waiting for the backup of ${key}`, retryAfterSeconds: 30 }
@@ -47,7 +47,7 @@ await app.register(runtimeExtension({
     {
       hook: v1alpha1.DiscoverVariables,
       name: 'team-variable',
-      handler: () => ({
+      handler: async () => ({
         status: 'Success',
         variables: [{ name: 'team', required: false, schema: { openAPIV3Schema: { type: 'string', description: 'team owning the cluster', default: 'platform' } } }]
       })

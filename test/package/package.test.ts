@@ -1,0 +1,217 @@
+// The package as adopters get it: `npm pack`, the tarball installed into a clean copy of examples/, both examples
+// compiled strict without skipLibCheck and run against each other, and the type tests of examples/types (compile
+// errors proven with @ts-expect-error). Slow (installs and four strict compiles): excluded from `npm test`, run by
+// .ci/run as the "package" suite: npx tap --disable-coverage --timeout=600 test/package/package.test.ts
+import t from 'tap'
+import { spawn, type ChildProcess } from 'node:child_process'
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { request as httpsRequest } from 'node:https'
+import { tmpdir } from 'node:os'
+import { basename, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+t.setTimeout(600_000)
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+const work = mkdtempSync(join(tmpdir(), 'runtime-sdk-package-'))
+const examples = join(work, 'examples')
+t.teardown(() => rmSync(work, { recursive: true, force: true }))
+
+// Children get a plain environment: no npm lifecycle variables of the npm running tap, no tap loader.
+const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(npm_|tap)/i.test(k) && k !== 'NODE_OPTIONS'))
+
+interface Run { code: number | null, stdout: string, stderr: string, output: string }
+
+function run (command: string, args: string[], cwd: string, timeoutMs = 180_000): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    let output = ''
+    child.stdout.on('data', d => { stdout += d; output += d })
+    child.stderr.on('data', d => { stderr += d; output += d })
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs)
+    child.on('error', reject)
+    child.on('close', code => { clearTimeout(timer); resolve({ code, stdout, stderr, output }) })
+  })
+}
+
+/** The README's extension example: the first ```ts block that calls createExtensionServer. */
+function readmeExample (): string {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
+  const block = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map(m => m[1] ?? '').find(b => b.includes('createExtensionServer('))
+  if (block === undefined) throw new Error('README.md has no ```ts block calling createExtensionServer')
+  return block
+}
+
+/** The README example with a status that is not one, marked as the compile error it must be. */
+function bogusVariant (example: string): string {
+  const lines = example.split('\n')
+  const at = lines.findIndex(l => l.includes("status: 'Success'"))
+  if (at < 0 || lines.filter(l => l.includes("status: 'Success'")).length !== 1) throw new Error("the README example must have exactly one status: 'Success'")
+  const line = lines[at] ?? ''
+  lines.splice(at, 1, `${/^\s*/.exec(line)?.[0] ?? ''}// @ts-expect-error TS2322 'Bogus' is not a response status`, line.replace("status: 'Success'", "status: 'Bogus'"))
+  return lines.join('\n')
+}
+
+const NOT_COPIED = new Set(['node_modules', 'dist', 'certs', 'package-lock.json', 'runtime-sdk.tgz'])
+let packed = false
+let installed = false
+
+await t.test('npm pack builds a tarball with the build output and without tests, benchmarks, examples or source maps', async t => {
+  const pack = await run('npm', ['pack', '--pack-destination', work], ROOT)
+  t.equal(pack.code, 0, 'npm pack (prepare builds) succeeds', { output: pack.output })
+  const tarballs = readdirSync(work).filter(f => f.endsWith('.tgz'))
+  t.equal(tarballs.length, 1, 'one tarball')
+  if (pack.code !== 0 || tarballs.length !== 1) return
+  const tarball = join(work, tarballs[0] ?? '')
+
+  const list = await run('tar', ['-tzf', tarball], work)
+  t.equal(list.code, 0, 'tar lists the tarball', { output: list.output })
+  const files = list.stdout.split('\n').filter(Boolean)
+  t.same(files.filter(f => f.split('/').some(segment => ['test', 'tests', 'bench', 'examples', 'tools', 'coverage', '.tap'].includes(segment))), [], 'no test, bench, examples or tools files')
+  t.same(files.filter(f => f.endsWith('.map')), [], 'no source maps')
+  t.same(files.filter(f => !f.startsWith('package/')), [], 'everything under package/')
+  for (const f of ['package/package.json', 'package/LICENSE', 'package/README.md', 'package/dist/src/index.js', 'package/dist/src/index.d.ts', 'package/openapi/runtime-sdk.json']) {
+    t.ok(files.includes(f), `has ${f}`)
+  }
+  // Every export of package.json resolves inside the tarball.
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, string | Record<string, string>>, bin: Record<string, string> }
+  const targets = [...Object.values(pkg.exports).flatMap(e => typeof e === 'string' ? [e] : Object.values(e)), ...Object.values(pkg.bin)]
+  t.same(targets.map(p => `package/${p.replace(/^\.\//, '')}`).filter(p => !files.includes(p)), [], 'every exports and bin target is packed')
+
+  cpSync(join(ROOT, 'examples'), examples, { recursive: true, filter: src => !NOT_COPIED.has(basename(src)) })
+  renameSync(tarball, join(examples, 'runtime-sdk.tgz'))
+  packed = true
+})
+
+await t.test('the examples install the tarball into clean directories, with no engine warning', { skip: !packed && 'no tarball' }, async t => {
+  let ok = true
+  for (const name of ['extension', 'controller', 'types']) {
+    const install = await run('npm', ['install', '--no-audit', '--no-fund'], join(examples, name))
+    t.equal(install.code, 0, `npm install in examples/${name}`, { output: install.output })
+    t.notMatch(install.output, /EBADENGINE/, `no EBADENGINE in examples/${name}`)
+    t.ok(existsSync(join(examples, name, 'node_modules', 'runtime-sdk', 'dist', 'src', 'index.js')), `examples/${name} has runtime-sdk from the tarball`)
+    ok &&= install.code === 0
+  }
+  installed = ok
+})
+
+let compiled = false
+
+await t.test('both examples compile with strict settings and without skipLibCheck', { skip: !installed && 'not installed' }, async t => {
+  for (const name of ['extension', 'controller']) {
+    const dir = join(examples, name)
+    const config = await run('npx', ['--no', '--', 'tsc', '-p', '.', '--showConfig'], dir)
+    const options = (JSON.parse(config.stdout) as { compilerOptions: Record<string, unknown> }).compilerOptions
+    t.match(options, { strict: true, skipLibCheck: false, exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true }, `examples/${name} is checked strictly, libraries included`)
+    const tsc = await run('npx', ['--no', '--', 'tsc', '-p', '.'], dir)
+    t.equal(tsc.code, 0, `tsc -p examples/${name}`, { output: tsc.output })
+    t.ok(existsSync(join(dir, 'dist', 'main.js')), `examples/${name}/dist/main.js is emitted`)
+  }
+  compiled = t.passing()
+})
+
+let extension: ChildProcess | undefined
+t.teardown(() => { if (extension?.exitCode === null && extension.signalCode === null) extension.kill('SIGKILL') })
+
+/** Starts the example extension and resolves with the JSON line it prints once it listens. */
+function startExtension (): Promise<{ url: string, caFile: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['dist/main.js', '0', join(work, 'certs')], { cwd: join(examples, 'extension'), env, stdio: ['ignore', 'pipe', 'pipe'] })
+    extension = child
+    setTimeout(() => child.kill('SIGKILL'), 120_000).unref()
+    let stdout = ''
+    let stderr = ''
+    const failed = setTimeout(() => reject(new Error(`the extension printed no line in 30 s: ${stdout}${stderr}`)), 30_000)
+    child.stderr.on('data', d => { stderr += d })
+    child.stdout.on('data', d => {
+      stdout += d
+      const newline = stdout.indexOf('\n')
+      if (newline < 0) return
+      clearTimeout(failed)
+      try { resolve(JSON.parse(stdout.slice(0, newline)) as { url: string, caFile: string }) } catch (err) { reject(err) }
+    })
+    child.on('error', reject)
+    child.on('exit', code => { clearTimeout(failed); reject(new Error(`the extension exited (${code}) before listening: ${stdout}${stderr}`)) })
+  })
+}
+
+function post (url: string, ca: Buffer): Promise<{ status: number | undefined, body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpsRequest(url, { method: 'POST', ca, headers: { 'content-length': '0' }, timeout: 10_000 }, res => {
+      let body = ''
+      res.on('data', d => { body += d })
+      res.on('end', () => resolve({ status: res.statusCode, body }))
+    })
+    req.on('error', reject)
+    req.on('timeout', () => req.destroy(new Error('timed out')))
+    req.end()
+  })
+}
+
+const handlerLine = (line: string) => line.replace(/ in \d+(\.\d+)? ms$/, ' in N ms')
+const patch = [{ op: 'add', path: '/metadata/labels', value: { 'example.com/team': 'platform' } }]
+
+await t.test('the controller example discovers the extension example and calls its hooks', { skip: !compiled && 'not compiled' }, async t => {
+  const { url, caFile } = await startExtension()
+  t.match(url, /^https:\/\/127\.0\.0\.1:\d+$/, 'the extension listens on 127.0.0.1 over HTTPS')
+  t.ok(existsSync(caFile), 'the CA file exists')
+
+  const controller = () => run(process.execPath, ['dist/main.js', url, caFile], join(examples, 'controller'), 60_000)
+  const first = await controller()
+  t.equal(first.code, 0, 'the controller exits 0', { output: first.output })
+  t.equal(first.stderr, '', 'and writes nothing to stderr')
+  t.same(first.stdout.trimEnd().split('\n').map(handlerLine), [
+    'handlers: wait-for-backup.example (BeforeClusterUpgrade), team-label.example (GeneratePatches), team-variable.example (DiscoverVariables)',
+    'BeforeClusterUpgrade: retryAfterSeconds=30 message="waiting for the backup of default/sample"',
+    '  wait-for-backup.example: success in N ms',
+    `GeneratePatches 7091de79-e26c-4af5-8be3-071bc4b102c9: ${JSON.stringify(patch)}`,
+    `GeneratePatches 1c5e4a7d-56b2-4a8f-9a44-0f8fbd5a2f6e: ${JSON.stringify(patch)}`,
+    'DiscoverVariables: team'
+  ], 'discovery, the blocking BeforeClusterUpgrade answer, one JSON patch per template and the variable')
+
+  // The app's own route, next to the hooks: mark the backup done and the upgrade may start.
+  const backup = await post(`${url}/backups/default/sample`, readFileSync(caFile))
+  t.same(backup, { status: 200, body: JSON.stringify({ backedUp: ['default/sample'] }) }, 'the fastify app\'s own route answers')
+  const second = await controller()
+  t.equal(second.code, 0, 'the controller exits 0 again', { output: second.output })
+  t.match(second.stdout, /^BeforeClusterUpgrade: retryAfterSeconds=0 message="backup of default\/sample done, upgrading to v1\.33\.0"$/m, 'after the backup the upgrade is no longer blocked')
+
+  const child = extension
+  if (child) {
+    const exited = new Promise<number | null>(resolve => child.once('exit', code => resolve(code)))
+    child.kill('SIGTERM')
+    t.equal(await Promise.race([exited, new Promise(resolve => setTimeout(resolve, 10_000, 'still running'))]), 0, 'the extension exits 0 on SIGTERM')
+  }
+})
+
+await t.test('type tests: the README example compiles, and every @ts-expect-error is the compile error it names', { skip: !installed && 'not installed' }, async t => {
+  const types = join(examples, 'types')
+  const example = readmeExample()
+  t.equal(readFileSync(join(types, 'readme-example.ts'), 'utf8'), example, 'examples/types/readme-example.ts is the README example verbatim')
+  t.equal(readFileSync(join(types, 'readme-example-bogus.ts'), 'utf8'), bogusVariant(example), "examples/types/readme-example-bogus.ts is the README example with status 'Bogus'")
+
+  const config = await run('npx', ['--no', '--', 'tsc', '-p', '.', '--showConfig'], types)
+  t.match(JSON.parse(config.stdout), { compilerOptions: { strict: true, skipLibCheck: false, exactOptionalPropertyTypes: true, noEmit: true } }, 'checked strictly, libraries included')
+  const tsc = await run('npx', ['--no', '--', 'tsc', '-p', '.'], types)
+  t.equal(tsc.code, 0, 'tsc -p examples/types: the positive cases compile and no @ts-expect-error is unused', { output: tsc.output })
+
+  // Each directive names its error code; with the directives disabled, exactly the marked lines fail, with those codes.
+  const sources = readdirSync(types).filter(f => f.endsWith('.ts'))
+  const expected: string[] = []
+  for (const file of sources) {
+    const text = readFileSync(join(types, file), 'utf8')
+    text.split('\n').forEach((line, i) => {
+      if (!/^\s*\/\/ @ts-expect-error\b/.test(line)) return
+      const code = /^\s*\/\/ @ts-expect-error (TS\d+)\b/.exec(line)?.[1]
+      t.ok(code, `${file}:${i + 1} names the error code it expects`)
+      expected.push(`${file}:${i + 2} ${code ?? '?'}`)
+    })
+    writeFileSync(join(types, file), text.replace(/^(\s*)\/\/ @ts-expect-error\b/gm, '$1// expected-error'))
+  }
+  t.ok(expected.length >= 11, `${expected.length} expected compile errors`)
+  const unchecked = await run('npx', ['--no', '--', 'tsc', '-p', '.', '--pretty', 'false'], types)
+  const errors = [...unchecked.stdout.matchAll(/^(\S+)\((\d+),\d+\): error (TS\d+):/gm)].map(m => `${m[1]}:${m[2]} ${m[3]}`)
+  t.same(errors.sort(), expected.sort(), 'without the directives, each marked line is a compile error with the named code, and nothing else is', { output: unchecked.stdout })
+})
