@@ -1,7 +1,8 @@
 // The controller's HTTP endpoint (plain HTTP, meant for loopback or a cluster-internal port): health, metrics
 // and what the controller knows about every ExtensionConfig.
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
-import { HttpError, sendError } from '../http/errors.js'
+import { HttpError } from '../http/errors.js'
+import { methodNotAllowed, operationsRoutes } from '../http/operations.js'
 import type { Controller, ExtensionConfigReport } from './controller.js'
 import type { RejectedManifest } from './file-source.js'
 
@@ -40,20 +41,11 @@ export function createControllerHttp (options: ControllerHttpOptions): FastifyIn
   const { controller } = options
   const leader = options.leader ?? (() => true)
   const app = Fastify({ logger: false })
+  operationsRoutes(app, {
+    notReady: () => controller.client.registry.isReady() ? undefined : 'the extension registry is warming up',
+    metrics: controller.metrics.registry
+  })
   const routes: Route[] = [
-    { method: 'GET', url: '/healthz', handler: async () => ({ status: 'ok' }) },
-    {
-      method: 'GET',
-      url: '/readyz',
-      handler: async (_request, reply) => controller.client.registry.isReady()
-        ? { status: 'ok' }
-        : reply.code(503).send({ code: 'ServiceUnavailable', message: 'the extension registry is warming up' })
-    },
-    {
-      method: 'GET',
-      url: '/metrics',
-      handler: async (_request, reply) => reply.type(controller.metrics.registry.contentType).send(await controller.metrics.registry.metrics())
-    },
     { method: 'GET', url: '/extensionconfigs', handler: async () => statusDocument(controller, leader()) },
     {
       method: 'GET',
@@ -66,15 +58,7 @@ export function createControllerHttp (options: ControllerHttpOptions): FastifyIn
       }
     }
   ]
-  app.setErrorHandler(sendError)
-  for (const route of routes) {
-    app.route(route)
-    app.route({
-      method: ['POST', 'PUT', 'PATCH', 'DELETE'],
-      url: route.url,
-      handler: async (request) => { throw new HttpError(405, 'MethodNotAllowed', `${request.method} is not allowed on ${route.url}`) }
-    })
-  }
-  app.setNotFoundHandler((request, reply) => sendError(new HttpError(404, 'NotFound', `no route for ${request.method} ${request.url.split('?')[0]}`), request, reply))
+  for (const route of [...routes.map(r => r.url), '/healthz', '/readyz', '/metrics']) methodNotAllowed(app, route, ['GET'])
+  for (const route of routes) app.route(route)
   return app
 }

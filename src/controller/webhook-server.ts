@@ -1,14 +1,14 @@
 // The CRD conversion webhook: a small HTTPS server answering the API server's ConversionReviews for
 // ExtensionConfigs on POST /convert (see src/api/conversion.ts), plus GET /healthz. Certificates are read from
 // files and reloaded when cert-manager rotates them. Every other outcome is a JSON error with a stable code.
-import type { AddressInfo } from 'node:net'
 import type { SecureContextOptions } from 'node:tls'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { pino, type Logger } from 'pino'
 import { reviewConversion } from '../api/conversion.js'
 import { WEBHOOK_PATH } from '../api/crd.js'
 import { isJsonContentType } from '../http/content-type.js'
-import { HttpError, sendError } from '../http/errors.js'
+import { HttpError } from '../http/errors.js'
+import { listenAt, methodNotAllowed, operationsRoutes } from '../http/operations.js'
 import { httpsOptions, watchCertificates, type TLSFileOptions } from '../tls/watcher.js'
 
 /** controller-runtime's webhook port. */
@@ -59,8 +59,7 @@ export function createWebhookServer (options: WebhookServerOptions): WebhookServ
   }) as unknown as FastifyInstance
   let stopWatching = () => {}
 
-  app.setErrorHandler(sendError)
-  app.setNotFoundHandler((request, reply) => sendError(new HttpError(404, 'NotFound', `no route for ${request.method} ${request.url.split('?')[0]}`), request, reply))
+  operationsRoutes(app)
 
   // The API server sends application/json; anything else is a client that is not the API server.
   app.removeAllContentTypeParsers()
@@ -92,26 +91,14 @@ export function createWebhookServer (options: WebhookServerOptions): WebhookServ
       return reply.code(200).type('application/json').send(review)
     }
   })
-  app.route({
-    method: ['GET', 'HEAD', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'],
-    url: WEBHOOK_PATH,
-    exposeHeadRoute: false,
-    handler: async (request, reply) => {
-      reply.header('allow', 'POST')
-      throw new HttpError(405, 'MethodNotAllowed', `${request.method} is not allowed on ${WEBHOOK_PATH}: ConversionReviews are sent with POST`)
-    }
-  })
-  app.get('/healthz', async () => ({ status: 'ok' }))
+  methodNotAllowed(app, WEBHOOK_PATH, ['POST'], ': ConversionReviews are sent with POST')
 
   return {
     app,
     async listen () {
-      const host = options.host ?? '0.0.0.0'
-      await app.listen({ host, port: options.port ?? DEFAULT_WEBHOOK_PORT })
+      const url = await listenAt(app, { host: options.host ?? '0.0.0.0', port: options.port ?? DEFAULT_WEBHOOK_PORT, https: true })
       stopWatching = watchCertificates(app.server as unknown as { setSecureContext: (o: SecureContextOptions) => void }, options.tls, logger)
-      const { port } = app.server.address() as AddressInfo
-      const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host
-      return `https://${shownHost}:${port}`
+      return url
     },
     async close () {
       stopWatching()

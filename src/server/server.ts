@@ -14,7 +14,7 @@ import type { Catalog } from '../catalog/catalog.js'
 import type { AnnouncedHandler } from '../catalog/handlers.js'
 import { buildOpenAPIDocument, OPENAPI_VERSION, type OpenAPIDocument } from '../catalog/openapi.js'
 import type { HookDefinition } from '../../hooks/define.js'
-import { HttpError, sendError } from '../http/errors.js'
+import { listenAt, operationsRoutes } from '../http/operations.js'
 import { lazyChildLogger } from './lazy-logger.js'
 import { createMetrics } from './metrics.js'
 import { mountHookRoutes, prepareExtension, type RuntimeExtensionOptions } from './plugin.js'
@@ -113,8 +113,10 @@ export function createExtensionServer<const T extends readonly HookDefinition[]>
   let state: 'starting' | 'ready' | 'closing' = 'starting'
   let stopWatching = () => {}
 
-  app.setErrorHandler(sendError)
-  app.setNotFoundHandler((request, reply) => sendError(new HttpError(404, 'NotFound', `no route for ${request.method} ${request.url.split('?')[0]}`), request, reply))
+  operationsRoutes(app, {
+    notReady: () => state === 'ready' ? undefined : state === 'closing' ? 'the server is shutting down' : 'the server is not listening yet',
+    metrics: metrics.registry
+  })
   app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id)
     done(null, payload)
@@ -123,13 +125,6 @@ export function createExtensionServer<const T extends readonly HookDefinition[]>
   // Hook routes: the plugin's routes, in a scope whose only body parser reads JSON up to 20 MiB.
   app.register(async (scope) => mountHookRoutes(scope, extension, { ...(options.deadlineMarginMs !== undefined ? { deadlineMarginMs: options.deadlineMarginMs } : {}), metrics }), { prefix })
 
-  // Operations routes.
-  app.get('/healthz', async () => ({ status: 'ok' }))
-  app.get('/readyz', async (request, reply) => {
-    if (state === 'ready') return { status: 'ready' }
-    return reply.code(503).send({ code: 'NotReady', message: state === 'closing' ? 'the server is shutting down' : 'the server is not listening yet' })
-  })
-  app.get('/metrics', async (request, reply) => reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()))
   if (options.docs ?? true) {
     app.get('/openapi.json', async () => openapi)
     app.register(swagger, { mode: 'static', specification: { document: openapi as never } })
@@ -149,13 +144,10 @@ export function createExtensionServer<const T extends readonly HookDefinition[]>
       return address && typeof address === 'object' ? address : undefined
     },
     async listen (listenOptions = {}) {
-      const host = listenOptions.host ?? '0.0.0.0'
-      await app.listen({ port: listenOptions.port ?? 9443, host })
+      const url = await listenAt(app, { host: listenOptions.host ?? '0.0.0.0', port: listenOptions.port ?? 9443, https: options.tls !== undefined })
       if (options.tls) stopWatching = watchCertificates(app.server as unknown as { setSecureContext: (o: SecureContextOptions) => void }, options.tls, logger)
       state = 'ready'
-      const { port } = app.server.address() as AddressInfo
-      const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host
-      return `${options.tls ? 'https' : 'http'}://${shownHost}:${port}`
+      return url
     },
     async close () {
       state = 'closing'

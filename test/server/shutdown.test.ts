@@ -38,7 +38,7 @@ t.test('/readyz is not ready before listen', async (t) => {
   t.teardown(() => server.close())
   const ready = await server.inject({ method: 'GET', url: '/readyz' })
   t.equal(ready.statusCode, 503)
-  t.same(ready.json(), { code: 'NotReady', message: 'the server is not listening yet' })
+  t.same(ready.json(), { code: 'ServiceUnavailable', message: 'the server is not listening yet' })
 })
 
 t.test('a client that never finishes its headers is cut off at headersTimeout', async (t) => {

@@ -180,7 +180,7 @@ t.test('non-hook outcomes are JSON errors with stable codes', async (t) => {
 
 t.test('operations routes: health, readiness, metrics, OpenAPI, docs', async (t) => {
   t.same((await call(url, '/healthz', undefined, { ca, method: 'GET' })).json, { status: 'ok' })
-  t.same((await call(url, '/readyz', undefined, { ca, method: 'GET' })).json, { status: 'ready' })
+  t.same((await call(url, '/readyz', undefined, { ca, method: 'GET' })).json, { status: 'ok' })
   const metrics = await call(url, '/metrics', undefined, { ca, method: 'GET' })
   t.equal(metrics.status, 200)
   t.match(metrics.text, /runtime_sdk_extension_requests_total\{hook="BeforeClusterCreate",handler="echo",status="Success"\} [1-9]/)

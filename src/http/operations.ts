@@ -1,0 +1,48 @@
+// What every HTTP server of the project has besides its own routes: JSON errors with stable codes for unknown
+// paths and wrong methods, /healthz, /readyz with one answer shape, /metrics, and the URL it listens on.
+import type { AddressInfo } from 'node:net'
+import type { FastifyInstance } from 'fastify'
+import { HttpError, sendError } from './errors.js'
+
+export interface OperationsOptions {
+  /** notReady is why the server is not ready, or undefined when it is; /readyz answers 503 with it (default: ready). */
+  notReady?: () => string | undefined
+  /** metrics is served on /metrics in the Prometheus text format. */
+  metrics?: { contentType: string, metrics: () => Promise<string> }
+}
+
+/** Installs the JSON error and not-found handlers and the operations routes. */
+export function operationsRoutes (app: FastifyInstance, options: OperationsOptions = {}): void {
+  app.setErrorHandler(sendError)
+  app.setNotFoundHandler((request, reply) => sendError(new HttpError(404, 'NotFound', `no route for ${request.method} ${request.url.split('?')[0]}`), request, reply))
+  app.get('/healthz', async () => ({ status: 'ok' }))
+  app.get('/readyz', async (_request, reply) => {
+    const reason = options.notReady?.()
+    return reason === undefined ? { status: 'ok' } : reply.code(503).send({ code: 'ServiceUnavailable', message: reason })
+  })
+  const { metrics } = options
+  if (metrics) app.get('/metrics', async (_request, reply) => reply.type(metrics.contentType).send(await metrics.metrics()))
+}
+
+/** Answers every method but `allowed` on a path with a JSON 405 naming the allowed ones. */
+export function methodNotAllowed (app: FastifyInstance, url: string, allowed: string[], hint = ''): void {
+  const methods = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'].filter(m => !allowed.includes(m) && !(m === 'HEAD' && allowed.includes('GET')))
+  app.route({
+    method: methods as never,
+    url,
+    exposeHeadRoute: false,
+    handler: async (request, reply) => {
+      reply.header('allow', allowed.join(', '))
+      throw new HttpError(405, 'MethodNotAllowed', `${request.method} is not allowed on ${url}${hint}`)
+    }
+  })
+}
+
+/** Listens and returns the base URL to print (`localhost` for the wildcard addresses). */
+export async function listenAt (app: FastifyInstance, options: { host: string, port: number, https: boolean }): Promise<string> {
+  await app.listen({ host: options.host, port: options.port })
+  const { port } = app.server.address() as AddressInfo
+  const { host } = options
+  const shown = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host
+  return `${options.https ? 'https' : 'http'}://${shown}:${port}`
+}
