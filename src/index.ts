@@ -1,9 +1,9 @@
 // runtime-sdk: the Cluster API Runtime SDK for TypeScript. The root export holds what extension and controller
 // authors use every day; each part has its own subpath too: runtime-sdk/server, /client, /controller, /conformance,
 // /openapi and /testing.
-export * as v1alpha1 from '../hooks/v1alpha1/index.js'
-export { defineHook, type HookConversion, type HookDefinition, type HookGroupVersion, type HookMeta, type RequestOf, type ResponseOf } from '../hooks/define.js'
-export * as schema from '../hooks/schema.js'
+export * as v1alpha1 from './api/hooks/v1alpha1/index.js'
+export { defineHook, type HookConversion, type HookDefinition, type HookGroupVersion, type HookMeta, type RequestOf, type ResponseOf } from './api/hooks/define.js'
+export * as schema from './api/schema.js'
 export { Catalog, CatalogError, type CatalogHook, createCatalog, type GroupVersionHook, HOOKS_GROUP, type ValidationResult } from './catalog/index.js'
 export {
   createExtensionServer, defineHandler, HookError, RegistrationError, runtimeExtension,

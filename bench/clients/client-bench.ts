@@ -2,7 +2,7 @@
 // timed with performance.now(). Reads the plan from the file named by argv[2]; prints one result line per case.
 import { readFileSync } from 'node:fs'
 import { Agent, request as undiciRequest } from 'undici'
-import { BeforeClusterCreate } from '../../hooks/v1alpha1/index.js'
+import { BeforeClusterCreate } from '../../src/api/hooks/v1alpha1/index.js'
 import { HttpRuntimeClient } from '../../src/client/index.js'
 import { extensionConfig } from '../../test/helpers/test-extension.js'
 import { runFromLatencies } from '../lib/stats.js'

@@ -2,7 +2,7 @@
 // reference extension's GeneratePatches handler, named like Cluster API's Go peer so the paths are the same.
 // Logging is at warn: fastify's per-request info logs would be measured otherwise (they are off in production
 // configurations that care about throughput; the Go peer's handlers log one line per call to stderr).
-import { BeforeClusterCreate } from '../../hooks/v1alpha1/index.js'
+import { BeforeClusterCreate } from '../../src/api/hooks/v1alpha1/index.js'
 import { referenceHandlers } from '../../src/reference-extension/index.js'
 import { createExtensionServer, defineHandler } from '../../src/server/index.js'
 import { join } from 'node:path'

@@ -3,7 +3,7 @@
 // pruned by the API server rather than rejected (no `additionalProperties: false`), metadata only declares
 // its name, our own keywords go, and each node's rules become `x-kubernetes-validations`.
 import { stringify } from 'yaml'
-import { COMPONENT_KEYWORD, type TSchema } from '../../hooks/schema.js'
+import { COMPONENT_KEYWORD, type TSchema } from './schema.js'
 import {
   EXTENSION_CONFIG_CATEGORIES, EXTENSION_CONFIG_CRD_NAME, EXTENSION_CONFIG_DEPRECATED_VERSION, EXTENSION_CONFIG_GROUP,
   EXTENSION_CONFIG_KIND, EXTENSION_CONFIG_LIST_KIND, EXTENSION_CONFIG_PLURAL, EXTENSION_CONFIG_SHORT_NAMES,

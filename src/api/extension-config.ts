@@ -2,7 +2,7 @@
 // v1beta2.ts and meta.ts. The runtime client and registry also handle objects that never passed validation
 // (built in code, read from files, written by other controllers), so a few fields are widened to what they
 // check at run time: selector operators, failure policies and observed conditions.
-import type { Static } from '../../hooks/schema.js'
+import type { Static } from './schema.js'
 import type * as meta from './meta.js'
 import type * as v1beta2 from './v1beta2.js'
 

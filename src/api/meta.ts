@@ -2,7 +2,7 @@
 // Cluster API's legacy v1beta1 ones), string maps. Bounds follow Kubernetes where it has them; where it has
 // none we choose them (noted per field) so that every string and list is bounded and the CRD's CEL rules
 // stay within the API server's cost budget.
-import { Int64, List, Optional, Str, StringEnum, Type, type TProperties, type TSchema } from '../../hooks/schema.js'
+import { Int64, List, Optional, Str, StringEnum, Type, type TProperties, type TSchema } from './schema.js'
 import {
   keyLengthRule, labelKeyRule, labelKeysRule, labelValueRule, valuesForbiddenRule, valuesRequiredRule
 } from './extension-config-rules.js'

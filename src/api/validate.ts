@@ -5,7 +5,7 @@
 // The status is observed state: it only has to be an object.
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
 import addFormats from 'ajv-formats'
-import { SCHEMA_KEYWORDS, type TSchema } from '../../hooks/schema.js'
+import { SCHEMA_KEYWORDS, type TSchema } from './schema.js'
 import {
   EXTENSION_CONFIG_API_VERSIONS, EXTENSION_CONFIG_KIND, V1ALPHA1_API_VERSION, V1ALPHA1_DEPRECATION_WARNING,
   V1BETA2_API_VERSION, type ExtensionConfigApiVersion

@@ -1,8 +1,8 @@
 // The catalog: which hooks exist in which versions, where they are served, how versions convert.
-import type { HookConversion, HookDefinition, HookGroupVersion } from '../../hooks/define.js'
+import type { HookConversion, HookDefinition, HookGroupVersion } from '../api/hooks/define.js'
 import { apiVersionOf, compareVersions, type GroupVersionHook, groupHookString, gvhString, hookPath, isKubeVersion } from './identity.js'
 import { type Direction, validate } from './validate.js'
-import { schemaProperties } from '../../hooks/schema.js'
+import { schemaProperties } from '../api/schema.js'
 
 export class CatalogError extends Error {
   override name = 'CatalogError'

@@ -1,5 +1,5 @@
 // The catalog of every hook Cluster API defines.
-import { groupVersion as hooksV1alpha1 } from '../../hooks/v1alpha1/index.js'
+import { groupVersion as hooksV1alpha1 } from '../api/hooks/v1alpha1/index.js'
 import { Catalog } from './catalog.js'
 
 export const HOOKS_GROUP = hooksV1alpha1.group

@@ -1,5 +1,5 @@
 // Rules for extension handlers shared by servers (checked at registration) and clients (checked on discovery).
-import { DEFAULT_HANDLER_TIMEOUT_SECONDS, FAILURE_POLICIES, MAX_HANDLER_TIMEOUT_SECONDS } from '../../hooks/v1alpha1/constants.js'
+import { DEFAULT_HANDLER_TIMEOUT_SECONDS, FAILURE_POLICIES, MAX_HANDLER_TIMEOUT_SECONDS } from '../api/hooks/v1alpha1/constants.js'
 import type { Catalog } from './catalog.js'
 import { parseApiVersion } from './identity.js'
 

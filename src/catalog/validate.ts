@@ -9,7 +9,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
 import addFormats from 'ajv-formats'
 import type { TSchema } from 'typebox'
-import { COMPONENT_KEYWORD } from '../../hooks/schema.js'
+import { COMPONENT_KEYWORD } from '../api/schema.js'
 
 export type Direction = 'request' | 'response' | 'decode'
 type Schema = Record<string, unknown>

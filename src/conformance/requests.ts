@@ -2,8 +2,8 @@
 // ExtensionConfig's settings merged in the way the runtime client merges them (the request's own settings win).
 import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { VERSION } from '../../hooks/v1alpha1/constants.js'
-import { sampleRequest } from '../../hooks/v1alpha1/samples.js'
+import { VERSION } from '../api/hooks/v1alpha1/constants.js'
+import { sampleRequest } from '../api/hooks/v1alpha1/samples.js'
 import type { Catalog, CatalogHook } from '../catalog/catalog.js'
 import { HOOKS_GROUP } from '../catalog/default.js'
 

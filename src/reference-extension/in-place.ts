@@ -4,7 +4,7 @@
 // the machines out instead. With the setting disableInPlaceUpdates=true nothing is offered and UpdateMachine fails.
 // UpdateMachine fakes the update: in progress (retryAfterSeconds > 0) until updateMachineDurationMs passed since
 // the first call for that machine and version, then done; repeated calls are idempotent.
-import { CanUpdateMachine, CanUpdateMachineSet, UpdateMachine } from '../../hooks/v1alpha1/index.js'
+import { CanUpdateMachine, CanUpdateMachineSet, UpdateMachine } from '../api/hooks/v1alpha1/index.js'
 import { defineHandler, HookError, type ExtensionHandler } from '../server/types.js'
 
 export interface InPlaceOptions {

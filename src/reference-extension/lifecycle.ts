@@ -1,11 +1,11 @@
 // Lifecycle hooks of the reference extension: each answers what the responses file says for its hook,
 // by default Success (and retryAfterSeconds 0, i.e. not blocking).
-import type { HookDefinition } from '../../hooks/define.js'
-import { schemaProperties } from '../../hooks/schema.js'
+import type { HookDefinition } from '../api/hooks/define.js'
+import { schemaProperties } from '../api/schema.js'
 import {
   AfterClusterUpgrade, AfterControlPlaneInitialized, AfterControlPlaneUpgrade, AfterWorkersUpgrade, BeforeClusterCreate,
   BeforeClusterDelete, BeforeClusterUpgrade, BeforeControlPlaneUpgrade, BeforeWorkersUpgrade
-} from '../../hooks/v1alpha1/index.js'
+} from '../api/hooks/v1alpha1/index.js'
 import { HookError, type ExtensionHandler } from '../server/types.js'
 import type { ResponsesFile } from './responses.js'
 

@@ -4,7 +4,7 @@
 //   (a JSON Patch, RFC 6902, base64 on the wire); a template-level value overrides the global one.
 // - ValidateTopology rejects a topology where the variable is set but not a non-empty string, or where a
 //   variable named in the setting requiredVariables (comma separated) is missing.
-import { DiscoverVariables, GeneratePatches, ValidateTopology } from '../../hooks/v1alpha1/index.js'
+import { DiscoverVariables, GeneratePatches, ValidateTopology } from '../api/hooks/v1alpha1/index.js'
 import { defineHandler, HookError, type ExtensionHandler } from '../server/types.js'
 
 export const VARIABLE = 'referenceAnnotation'

@@ -1,7 +1,7 @@
 // GenerateUpgradePlan of the reference extension: one control plane step per minor version between the
 // current version (excluded) and the target (included): v1.<minor>.0 for the minors in between, then the
 // target itself. No workers plan: Cluster API then computes the fewest worker steps the skew policy allows.
-import { GenerateUpgradePlan } from '../../hooks/v1alpha1/index.js'
+import { GenerateUpgradePlan } from '../api/hooks/v1alpha1/index.js'
 import { defineHandler, HookError, type ExtensionHandler } from '../server/types.js'
 
 const SEMVER = /^v?(\d+)\.(\d+)\.(\d+)(?:[-+].*)?$/

@@ -1,7 +1,7 @@
 // The public types of the extension server SDK: the handlers an extension declares and the context they run in.
 import type { Logger } from 'pino'
-import type { HookDefinition } from '../../hooks/define.js'
-import type { HookTypes } from '../../hooks/v1alpha1/types.js'
+import type { HookDefinition } from '../api/hooks/define.js'
+import type { HookTypes } from '../api/hooks/v1alpha1/types.js'
 import type { FailurePolicy } from '../catalog/handlers.js'
 
 /** Every field of a v1alpha1 hook response. */

@@ -1,7 +1,7 @@
 // FakeRuntimeClient: a RuntimeClient answering from a script, so a controller can be unit-tested without extensions
 // (Cluster API's fake runtime client). Answers are scripted per hook and handler name, every call is recorded, and
 // aggregation, failure policies and error messages are the real client's.
-import type { HookDefinition, RequestOf, ResponseOf } from '../../hooks/define.js'
+import type { HookDefinition, RequestOf, ResponseOf } from '../api/hooks/define.js'
 import type { ExtensionConfig } from '../api/extension-config.js'
 import type { Catalog, CatalogHook } from '../catalog/catalog.js'
 import { createCatalog } from '../catalog/default.js'

@@ -2,4 +2,4 @@
 // local HTTPS, and a realistic sample request of every hook.
 export { FakeRuntimeClient, type FakeAnswer, type FakeCall, type FakeHandlerOptions } from './fake-runtime-client.js'
 export { createCertificateAuthority, type CertificateAuthority, type LeafOptions, type PemPair, type ServingFiles, writeLoopbackServingCertificate } from '../tls/certificates.js'
-export { sampleRequest, sampleRequests } from '../../hooks/v1alpha1/samples.js'
+export { sampleRequest, sampleRequests } from '../api/hooks/v1alpha1/samples.js'

@@ -1,6 +1,6 @@
 import t from 'tap'
 import { Type, type TObject } from 'typebox'
-import { defineHook, type HookGroupVersion } from '../../hooks/define.js'
+import { defineHook, type HookGroupVersion } from '../../src/api/hooks/define.js'
 import { Catalog, CatalogError, createCatalog } from '../../src/catalog/index.js'
 import { TEST_GROUP, testGroupVersions, testV1alpha1, testV1alpha2, testV1alpha3 } from '../helpers/test-hooks.js'
 

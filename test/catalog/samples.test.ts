@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises'
 import t from 'tap'
 import { createCatalog } from '../../src/catalog/index.js'
-import { sampleRequest, sampleRequests } from '../../hooks/v1alpha1/index.js'
+import { sampleRequest, sampleRequests } from '../../src/api/hooks/v1alpha1/index.js'
 
 const catalog = createCatalog()
 const hooks = catalog.all().map(h => h.gvh)

@@ -1,7 +1,7 @@
 // Fault injection: every way calling a handler can fail, under failurePolicy Fail and Ignore.
 import { createServer as createHttpServer } from 'node:http'
 import t from 'tap'
-import { BeforeClusterCreate } from '../../hooks/v1alpha1/index.js'
+import { BeforeClusterCreate } from '../../src/api/hooks/v1alpha1/index.js'
 import { MAX_BODY_BYTES } from '../../src/catalog/handlers.js'
 import { RuntimeCallError, HttpRuntimeClient } from '../../src/client/index.js'
 import { createCertificateAuthority } from '../../src/tls/certificates.js'

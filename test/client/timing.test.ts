@@ -1,6 +1,6 @@
 // Timeouts are precise; k dead Ignore handlers cost one timeout in parallel, k sequentially.
 import t from 'tap'
-import { BeforeClusterCreate } from '../../hooks/v1alpha1/index.js'
+import { BeforeClusterCreate } from '../../src/api/hooks/v1alpha1/index.js'
 import { HttpRuntimeClient } from '../../src/client/index.js'
 import { cluster, createPki, extensionConfig, hang, json, startExtension } from '../helpers/test-extension.js'
 

@@ -5,7 +5,7 @@ import t from 'tap'
 import { createCatalog, HOOKS_GROUP } from '../../src/catalog/index.js'
 import { loadRequestDir, RequestFileError, requestFileNames } from '../../src/conformance/index.js'
 import { requestFor } from '../../src/conformance/requests.js'
-import { sampleRequest } from '../../hooks/v1alpha1/index.js'
+import { sampleRequest } from '../../src/api/hooks/v1alpha1/index.js'
 
 const catalog = createCatalog()
 const hook = (name: string) => catalog.latest(HOOKS_GROUP, name)

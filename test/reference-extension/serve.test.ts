@@ -33,7 +33,7 @@ t.test('without certificates it generates a CA and serving certificate and print
 
 t.test('serves a user module with --handlers, plain HTTP with --insecure-http, under a path prefix', async (t) => {
   const dir = t.testdir()
-  const hooks = pathToFileURL(join(import.meta.dirname, '../../hooks/v1alpha1/index.js')).href
+  const hooks = pathToFileURL(join(import.meta.dirname, '../../src/api/hooks/v1alpha1/index.js')).href
   const module = join(dir, 'handlers.mjs')
   writeFileSync(module, `import { BeforeClusterDelete } from ${JSON.stringify(hooks)}
 export const handlers = [{ hook: BeforeClusterDelete, name: 'guard', handler: () => ({ status: 'Success', retryAfterSeconds: 30, message: 'not yet' }) }]

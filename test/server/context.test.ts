@@ -2,7 +2,7 @@
 import { Writable } from 'node:stream'
 import { pino, type Logger } from 'pino'
 import t from 'tap'
-import { AfterClusterUpgrade, BeforeClusterCreate, BeforeClusterDelete } from '../../hooks/v1alpha1/index.js'
+import { AfterClusterUpgrade, BeforeClusterCreate, BeforeClusterDelete } from '../../src/api/hooks/v1alpha1/index.js'
 import { Deadlines } from '../../src/server/deadlines.js'
 import { createExtensionServer, defineHandler, type HandlerContext } from '../../src/server/index.js'
 import { lazyChildLogger } from '../../src/server/lazy-logger.js'

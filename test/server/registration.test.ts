@@ -5,7 +5,7 @@ import { createCatalog } from '../../src/catalog/default.js'
 import { createExtensionServer, parseGoDuration, RegistrationError, type ExtensionHandler } from '../../src/server/index.js'
 import { handlerBudgetMs } from '../../src/server/call.js'
 import { isJsonContentType } from '../../src/http/content-type.js'
-import { BeforeClusterCreate, Discovery, GeneratePatches } from '../../hooks/v1alpha1/index.js'
+import { BeforeClusterCreate, Discovery, GeneratePatches } from '../../src/api/hooks/v1alpha1/index.js'
 import { testGroupVersions } from '../helpers/test-hooks.js'
 import { API, silent } from '../helpers/server.js'
 

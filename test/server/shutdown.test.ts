@@ -1,7 +1,7 @@
 // Graceful shutdown and connection limits.
 import { connect } from 'node:tls'
 import t from 'tap'
-import { BeforeClusterCreate } from '../../hooks/v1alpha1/index.js'
+import { BeforeClusterCreate } from '../../src/api/hooks/v1alpha1/index.js'
 import { defineHandler } from '../../src/server/index.js'
 import { API, call, sleep, start, tlsFixture } from '../helpers/server.js'
 

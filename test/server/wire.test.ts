@@ -3,7 +3,7 @@ import t from 'tap'
 import { createCatalog } from '../../src/catalog/default.js'
 import { MAX_BODY_BYTES } from '../../src/catalog/handlers.js'
 import { defineHandler, HookError } from '../../src/server/index.js'
-import { AfterClusterUpgrade, AfterControlPlaneInitialized, BeforeClusterCreate, BeforeClusterDelete, BeforeClusterUpgrade, BeforeControlPlaneUpgrade, GeneratePatches } from '../../hooks/v1alpha1/index.js'
+import { AfterClusterUpgrade, AfterControlPlaneInitialized, BeforeClusterCreate, BeforeClusterDelete, BeforeClusterUpgrade, BeforeControlPlaneUpgrade, GeneratePatches } from '../../src/api/hooks/v1alpha1/index.js'
 import { testGroupVersions, TEST_GROUP } from '../helpers/test-hooks.js'
 import { API, call, sleep, start, tlsFixture } from '../helpers/server.js'
 

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { BeforeClusterCreate, BeforeClusterUpgrade, GeneratePatches } from '../../hooks/v1alpha1/index.js'
+import { BeforeClusterCreate, BeforeClusterUpgrade, GeneratePatches } from '../../src/api/hooks/v1alpha1/index.js'
 import { RuntimeCallError, type RuntimeClient } from '../../src/client/index.js'
 import { FakeRuntimeClient, sampleRequest } from '../../src/testing/index.js'
 
