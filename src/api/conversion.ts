@@ -8,7 +8,8 @@
 // `status.deprecated: {}`), which mean the same as their absence and, as in Cluster API, do not survive.
 import { EXTENSION_CONFIG_API_VERSIONS, EXTENSION_CONFIG_KIND, V1BETA2_API_VERSION, type ExtensionConfigApiVersion } from './constants.js'
 
-export type KubeObject = Record<string, unknown> & { apiVersion?: unknown, kind?: unknown }
+/** A JSON object of any kind, converted field by field. */
+export type UnstructuredObject = Record<string, unknown> & { apiVersion?: unknown, kind?: unknown }
 
 export class ConversionError extends Error {
   override name = 'ConversionError'
@@ -66,14 +67,14 @@ function statusFromHub (status: Obj): Obj {
  * Converts an ExtensionConfig of either version to `toApiVersion`; the input is not modified. Throws
  * ConversionError for objects that are not ExtensionConfigs of a known version.
  */
-export function convertExtensionConfig (obj: unknown, toApiVersion: string): KubeObject {
+export function convertExtensionConfig (obj: unknown, toApiVersion: string): UnstructuredObject {
   if (!isObject(obj)) throw new ConversionError('expected an ExtensionConfig object')
   if (obj['kind'] !== EXTENSION_CONFIG_KIND) throw new ConversionError(`expected kind ${EXTENSION_CONFIG_KIND}, got ${JSON.stringify(obj['kind'] ?? '')}`)
   const from = obj['apiVersion']
   const supported = EXTENSION_CONFIG_API_VERSIONS.join(', ')
   if (!isExtensionConfigApiVersion(from)) throw new ConversionError(`unsupported apiVersion ${JSON.stringify(from ?? '')}: expected one of ${supported}`)
   if (!isExtensionConfigApiVersion(toApiVersion)) throw new ConversionError(`unsupported target apiVersion ${JSON.stringify(toApiVersion)}: expected one of ${supported}`)
-  const out = structuredClone(obj) as KubeObject
+  const out = structuredClone(obj) as UnstructuredObject
   if (from === toApiVersion) return out
   out.apiVersion = toApiVersion
   dropZeroClientConfig(out['spec'])
@@ -92,12 +93,12 @@ export interface ConversionReviewResponse {
   kind: 'ConversionReview'
   response: {
     uid: string
-    convertedObjects: KubeObject[]
+    convertedObjects: UnstructuredObject[]
     result: { status: 'Success' } | { status: 'Failure', message: string }
   }
 }
 
-function reviewResponse (uid: string, outcome: { objects: KubeObject[] } | { error: string }): ConversionReviewResponse {
+function reviewResponse (uid: string, outcome: { objects: UnstructuredObject[] } | { error: string }): ConversionReviewResponse {
   return {
     apiVersion: CONVERSION_REVIEW_API_VERSION,
     kind: 'ConversionReview',
@@ -125,7 +126,7 @@ export function reviewConversion (review: unknown): ConversionReviewResponse {
   if (typeof desired !== 'string') return fail('request.desiredAPIVersion is missing')
   const objects = request['objects']
   if (!Array.isArray(objects)) return fail('request.objects must be a list')
-  const converted: KubeObject[] = []
+  const converted: UnstructuredObject[] = []
   for (const [i, object] of objects.entries()) {
     try {
       converted.push(convertExtensionConfig(object, desired))

@@ -2,14 +2,11 @@
 // calls extensions over HTTPS; FakeRuntimeClient (runtime-sdk/testing) answers from a script, for controllers' unit tests.
 import type { HookDefinition, RequestOf, ResponseOf } from '../api/hooks/define.js'
 import type { ExtensionConfig } from '../api/extension-config.js'
+import type { KubeObject } from '../api/kube-object.js'
 import type { GroupVersionHook } from '../catalog/identity.js'
 
 /** The object a hook is called for: its namespace is matched against the handlers' namespaceSelectors. */
-export interface KubeObject {
-  apiVersion?: string | undefined
-  kind?: string | undefined
-  metadata?: { name?: string | undefined, namespace?: string | undefined } | undefined
-}
+export type { KubeObject }
 
 export interface CallOptions {
   signal?: AbortSignal

@@ -4,7 +4,7 @@
 import { EXTENSION_CONFIG_COLLECTION_PATH as COLLECTION, V1BETA2_API_VERSION } from '../api/constants.js'
 import type { ExtensionConfig, ExtensionConfigStatus } from '../api/extension-config.js'
 import type { Labels } from '../registry/selector.js'
-import type { KubeApi, KubeObject } from './kube/api.js'
+import type { KubeApi, StoredObject } from './kube/api.js'
 import { isNotFound } from './kube/errors.js'
 import { Reflector } from './kube/reflector.js'
 import type { Logger } from './controller.js'
@@ -22,20 +22,20 @@ export interface KubernetesSourceOptions {
 const pathOf = (name: string) => `${COLLECTION}/${encodeURIComponent(name)}`
 const MERGE_PATCH = 'application/merge-patch+json'
 
-type ExtensionConfigObject = ExtensionConfig & KubeObject
+type ExtensionConfigObject = ExtensionConfig & StoredObject
 
 export class KubernetesSource implements ExtensionConfigSource {
   readonly kind = 'kubernetes'
   readonly #api: KubeApi
   readonly #extensionConfigs: Reflector<ExtensionConfigObject>
-  readonly #secrets: Reflector<KubeObject> | undefined
+  readonly #secrets: Reflector<StoredObject> | undefined
   readonly #logger: Logger | undefined
 
   constructor (options: KubernetesSourceOptions) {
     this.#api = options.api
     this.#logger = options.logger
     this.#extensionConfigs = new Reflector<ExtensionConfigObject>(options.api, { path: COLLECTION, ...(options.labelSelector ? { labelSelector: options.labelSelector } : {}) })
-    this.#secrets = options.watchSecrets === false ? undefined : new Reflector<KubeObject>(options.api, { path: '/api/v1/secrets', metadataOnly: true })
+    this.#secrets = options.watchSecrets === false ? undefined : new Reflector<StoredObject>(options.api, { path: '/api/v1/secrets', metadataOnly: true })
   }
 
   async start (listener: SourceListener): Promise<void> {
@@ -46,7 +46,7 @@ export class KubernetesSource implements ExtensionConfigSource {
     ecs.onError((err, info) => this.#logger?.warn({ err: err.message, phase: info.phase, retryInMs: info.retryInMs }, 'watching ExtensionConfigs failed; retrying'))
     const secrets = this.#secrets
     if (secrets) {
-      const changed = (secret: KubeObject) => listener.secret(secret.metadata.namespace ?? '', secret.metadata.name)
+      const changed = (secret: StoredObject) => listener.secret(secret.metadata.namespace ?? '', secret.metadata.name)
       secrets.on('add', changed)
       secrets.on('update', (secret, old) => { if (secret.metadata.resourceVersion !== old.metadata.resourceVersion) changed(secret) })
       secrets.on('delete', changed)
@@ -95,7 +95,7 @@ export class KubernetesSource implements ExtensionConfigSource {
 
   readonly namespaceLabels = async (namespace: string): Promise<Labels | undefined> => {
     try {
-      const ns = await this.#api.request<KubeObject>('GET', `/api/v1/namespaces/${encodeURIComponent(namespace)}`)
+      const ns = await this.#api.request<StoredObject>('GET', `/api/v1/namespaces/${encodeURIComponent(namespace)}`)
       return ns.metadata.labels ?? {}
     } catch (err) {
       if (isNotFound(err)) return undefined

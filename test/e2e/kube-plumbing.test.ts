@@ -3,15 +3,15 @@
 // losing changes, and leader election between candidates on one Lease.
 import { randomBytes } from 'node:crypto'
 import t from 'tap'
-import { KubeApi, type KubeObject } from '../../src/controller/kube/api.js'
+import { KubeApi, type StoredObject } from '../../src/controller/kube/api.js'
 import { isAlreadyExists, isConflict, isNotFound, isResourceExpired, type KubeApiError } from '../../src/controller/kube/errors.js'
 import { formatMicroTime, LeaderElector, type Lease } from '../../src/controller/kube/leader-election.js'
 import { objectKey, Reflector, type ReflectorErrorInfo } from '../../src/controller/kube/reflector.js'
 import { startControlPlane } from './control-plane.js'
 import { waitFor } from '../helpers/wait.js'
 
-interface ConfigMap extends KubeObject { data?: Record<string, string> }
-interface Secret extends KubeObject { data?: Record<string, string>, type?: string }
+interface ConfigMap extends StoredObject { data?: Record<string, string> }
+interface Secret extends StoredObject { data?: Record<string, string>, type?: string }
 
 const cp = await startControlPlane({ log: (message) => t.comment(message) })
 const api = new KubeApi(cp.kubeconfigPath)

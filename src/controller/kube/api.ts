@@ -8,24 +8,7 @@ import { fromKubeConfig, type KubeConfigLike, type KubeConnection, loadKubeConne
 
 export { KubeApiError, type KubeStatus } from './errors.js'
 
-/** The metadata fields the plumbing relies on; everything else passes through untouched. */
-export interface ObjectMeta {
-  name: string
-  namespace?: string
-  resourceVersion?: string
-  uid?: string
-  generation?: number
-  labels?: Record<string, string>
-  annotations?: Record<string, string>
-  deletionTimestamp?: string
-  [field: string]: unknown
-}
-
-export interface KubeObject {
-  apiVersion?: string
-  kind?: string
-  metadata: ObjectMeta
-}
+export type { ObjectMeta, StoredObject } from '../../api/kube-object.js'
 
 export interface KubeList<T> {
   apiVersion?: string

@@ -4,7 +4,7 @@
 // (410) leads to a relist whose difference to the cache is emitted, so changes made while
 // disconnected (deletions included) are not missed.
 import { isResourceExpired } from './errors.js'
-import type { KubeApi, KubeList, KubeObject, WatchEvent } from './api.js'
+import type { KubeApi, KubeList, StoredObject, WatchEvent } from './api.js'
 import { RetryBackoff, sleep, type BackoffOptions } from '../../backoff/backoff.js'
 
 export const PARTIAL_OBJECT_METADATA_LIST = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1'
@@ -47,13 +47,13 @@ export interface ReflectorErrorInfo {
 }
 
 /** The cache key: namespace/name, or name for cluster-scoped objects. */
-export function objectKey (obj: KubeObject): string {
+export function objectKey (obj: StoredObject): string {
   return obj.metadata.namespace ? `${obj.metadata.namespace}/${obj.metadata.name}` : obj.metadata.name
 }
 
 type Listeners<T> = { [E in keyof ReflectorEvents<T>]: Set<ReflectorEvents<T>[E]> }
 
-export class Reflector<T extends KubeObject> {
+export class Reflector<T extends StoredObject> {
   readonly #api: KubeApi
   readonly #options: ReflectorOptions
   readonly #backoff: RetryBackoff
