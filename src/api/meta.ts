@@ -2,6 +2,7 @@
 // Cluster API's legacy v1beta1 ones), string maps. Bounds follow Kubernetes where it has them; where it has
 // none we choose them (noted per field) so that every string and list is bounded and the CRD's CEL rules
 // stay within the API server's cost budget.
+import { FAILURE_POLICIES } from './hooks/v1alpha1/constants.js'
 import { Int64, List, Optional, Str, StringEnum, Type, type TProperties, type TSchema } from './schema.js'
 import {
   keyLengthRule, labelKeyRule, labelKeysRule, labelValueRule, valuesForbiddenRule, valuesRequiredRule
@@ -131,7 +132,7 @@ export const GroupVersionHook = Type.Object({
   hook: Str(256, { minLength: 1, description: 'hook is the name of the hook, e.g. BeforeClusterCreate.' })
 }, { description: 'requestHook is the versioned hook the handler serves.' })
 
-export const FailurePolicy = Enum(['Ignore', 'Fail'], {
+export const FailurePolicy = Enum(FAILURE_POLICIES, {
   description: 'failurePolicy says how a client treats failed calls to the handler: Fail (the default) or Ignore.'
 })
 

@@ -1,5 +1,6 @@
 // Rules for extension handlers shared by servers (checked at registration) and clients (checked on discovery).
 import { DEFAULT_HANDLER_TIMEOUT_SECONDS, FAILURE_POLICIES, MAX_HANDLER_TIMEOUT_SECONDS } from '../api/hooks/v1alpha1/constants.js'
+import { DNS1123_LABEL_MESSAGE, DNS1123_LABEL_PATTERN } from '../api/extension-config-rules.js'
 import type { Catalog } from './catalog.js'
 import { parseApiVersion } from './identity.js'
 
@@ -26,15 +27,14 @@ export interface Handler {
   failurePolicy: FailurePolicy
 }
 
-const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/
+const DNS1123_LABEL = new RegExp(DNS1123_LABEL_PATTERN)
 
 /** The problems with a DNS-1123 label, worded like Kubernetes' validation (empty when valid). */
 export function dns1123LabelErrors (value: string): string[] {
   const errors: string[] = []
   if (value.length > 63) errors.push('must be no more than 63 characters')
   if (!DNS1123_LABEL.test(value)) {
-    errors.push('a lowercase RFC 1123 label must consist of lower case alphanumeric characters or \'-\', and must start and end with an alphanumeric character ' +
-      '(e.g. \'my-name\',  or \'123-abc\', regex used for validation is \'[a-z0-9]([-a-z0-9]*[a-z0-9])?\')')
+    errors.push(DNS1123_LABEL_MESSAGE)
   }
   return errors
 }
