@@ -1,11 +1,10 @@
 // runtime-sdk preflight: before an upgrade, lists registered handlers whose hook version this catalog does not
 // know (they would stop working) or marks deprecated. Run the target release's CLI to check against its catalog.
 import { Command } from 'commander'
-import { request } from 'undici'
+import { fetchControllerStatus } from './controller-status.js'
 import { EXTENSION_CONFIG_COLLECTION_PATH } from '../api/constants.js'
 import type { ExtensionConfig } from '../api/extension-config.js'
 import { createCatalog } from '../catalog/default.js'
-import type { StatusDocument } from '../controller/http.js'
 import { KubeApi } from '../controller/kube/api.js'
 import { hookVersionProblems } from '../controller/preflight.js'
 import { type CliIO, defaultIO } from './discover.js'
@@ -18,10 +17,7 @@ interface PreflightOptions {
 
 async function registered (opts: PreflightOptions): Promise<ExtensionConfig[]> {
   if (opts.url) {
-    const res = await request(new URL('/extensionconfigs', opts.url), { headersTimeout: 10_000, bodyTimeout: 10_000 })
-    const text = await res.body.text()
-    if (res.statusCode !== 200) throw new Error(`${opts.url} answered ${res.statusCode}: ${text.slice(0, 200)}`)
-    return (JSON.parse(text) as StatusDocument).extensionConfigs.map(r => r.extensionConfig)
+    return (await fetchControllerStatus(opts.url)).extensionConfigs.map(r => r.extensionConfig)
   }
   const api = new KubeApi(opts.kubeconfig)
   try {

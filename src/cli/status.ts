@@ -1,6 +1,6 @@
 // runtime-sdk status: what a running controller knows about every ExtensionConfig (its /extensionconfigs).
 import { Command, Option } from 'commander'
-import { request } from 'undici'
+import { fetchControllerStatus } from './controller-status.js'
 import type { ObservedCondition } from '../api/extension-config.js'
 import type { StatusDocument } from '../controller/http.js'
 import { type CliIO, defaultIO } from './discover.js'
@@ -41,10 +41,7 @@ export function statusCommand (io: CliIO = defaultIO): Command {
     .addOption(new Option('--output <format>', 'output format').choices(['table', 'json']).default('table'))
     .action(async (opts: StatusOptions) => {
       try {
-        const res = await request(new URL('/extensionconfigs', opts.url), { headersTimeout: 10_000, bodyTimeout: 10_000 })
-        const text = await res.body.text()
-        if (res.statusCode !== 200) throw new Error(`${opts.url} answered ${res.statusCode}: ${text.slice(0, 200)}`)
-        const doc = JSON.parse(text) as StatusDocument
+        const doc = await fetchControllerStatus(opts.url)
         io.stdout(opts.output === 'json' ? `${JSON.stringify(doc, null, 2)}\n` : renderStatus(doc))
       } catch (err) {
         io.stderr(`error: ${(err as Error).message}\n`)

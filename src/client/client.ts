@@ -15,6 +15,7 @@ import { isEmptySelector, type Labels, matchesSelector } from '../registry/selec
 import { KeyedBackoff, type BackoffOptions } from '../backoff/backoff.js'
 import { RuntimeClientMetrics } from './metrics.js'
 import type { CallOptions, CallResult, HandlerOutcome, KubeObject, RuntimeClient } from './runtime-client.js'
+import { describeError } from './describe-error.js'
 import { AgentPool, CABundleCache, type ClientCertificate, hostLabel, type ResolveUrl, urlForExtension } from './transport.js'
 
 /** Labels of a namespace; undefined when the namespace does not exist. */
@@ -539,16 +540,6 @@ function hostOf (registration: ExtensionRegistration): string {
 
 function objectKey (o: KubeObject): string {
   return `${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`
-}
-
-function describeError (err: unknown): string {
-  const e = err as Error & { code?: string, cause?: Error & { code?: string } }
-  const parts = [e.message]
-  if (e.cause?.message && !e.message.includes(e.cause.message)) parts.push(e.cause.message)
-  let text = parts.map(p => p.replace(/[\s:]+$/, '')).join(': ')
-  const code = e.code ?? e.cause?.code
-  if (code && !text.includes(code)) text += ` (${code})`
-  return text
 }
 
 /** JSON with object keys sorted, for cache keys. */

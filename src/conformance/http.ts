@@ -4,6 +4,7 @@ import { request as undiciRequest } from 'undici'
 import type { ClientConfig } from '../api/extension-config.js'
 import { MAX_BODY_BYTES } from '../catalog/handlers.js'
 import type { AgentPool } from '../client/transport.js'
+import { describeError } from '../client/describe-error.js'
 import { urlForExtension } from '../client/transport.js'
 import type { HttpEvidence } from './types.js'
 
@@ -126,15 +127,4 @@ function pickHeaders (headers: Record<string, string | string[] | undefined>): R
     if (value !== undefined) kept[name] = Array.isArray(value) ? value.join(', ') : value
   }
   return kept
-}
-
-/** An error of a call in a line: message, cause and code (e.g. "other side closed (UND_ERR_SOCKET)"). */
-export function describeError (err: unknown): string {
-  const e = err as Error & { code?: string, cause?: Error & { code?: string } }
-  const parts = [e.message]
-  if (e.cause?.message && !e.message.includes(e.cause.message)) parts.push(e.cause.message)
-  let text = parts.map(p => p.replace(/[\s:]+$/, '')).join(': ')
-  const code = e.cause?.code ?? e.code
-  if (code && !text.includes(code)) text += ` (${code})`
-  return text
 }
