@@ -12,9 +12,9 @@ export {
 export {
   type CallOptions, type CallResult, type HandlerOutcome, HttpRuntimeClient, type KubeObject, RuntimeCallError, type RuntimeClient, type RuntimeClientOptions
 } from './client/index.js'
-export { Registry } from './registry/index.js'
+export { Registry, RegistryError } from './registry/index.js'
 export type * from './api/extension-config.js'
 export * from './api/constants.js'
 export { validateExtensionConfig } from './api/validate.js'
-export { convertExtensionConfig, reviewConversion } from './api/conversion.js'
+export { ConversionError, convertExtensionConfig, reviewConversion } from './api/conversion.js'
 export { extensionConfigCRD } from './api/crd.js'

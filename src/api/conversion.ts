@@ -13,6 +13,7 @@ export type UnstructuredObject = Record<string, unknown> & { apiVersion?: unknow
 
 export class ConversionError extends Error {
   override name = 'ConversionError'
+  readonly code = 'ERR_RUNTIME_SDK_CONVERSION'
 }
 
 type Obj = Record<string, unknown>

@@ -6,6 +6,7 @@ import { schemaProperties } from '../api/schema.js'
 
 export class CatalogError extends Error {
   override name = 'CatalogError'
+  readonly code = 'ERR_RUNTIME_SDK_CATALOG'
 }
 
 /** One version of one hook, as the catalog knows it. */

@@ -14,6 +14,7 @@ export type ResolveUrl = (url: URL) => URL | string
 
 export class TransportError extends Error {
   override name = 'TransportError'
+  readonly code = 'ERR_RUNTIME_SDK_TRANSPORT'
 }
 
 /**

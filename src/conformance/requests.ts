@@ -12,6 +12,7 @@ export type RequestOverrides = Readonly<Record<string, Record<string, unknown>>>
 
 export class RequestFileError extends Error {
   override name = 'RequestFileError'
+  readonly code = 'ERR_RUNTIME_SDK_REQUEST_FILE'
 }
 
 /** The file names tried for a hook, in order: CamelCase, lowercase, and the fixture style `<hook>.request.json`. */

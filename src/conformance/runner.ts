@@ -36,6 +36,7 @@ export interface ConformanceOptions {
 /** The options cannot describe a run: the URL, CA bundle or client certificate is unusable. */
 export class ConformanceSetupError extends Error {
   override name = 'ConformanceSetupError'
+  readonly code = 'ERR_RUNTIME_SDK_CONFORMANCE_SETUP'
 }
 
 export async function runConformance (options: ConformanceOptions): Promise<ConformanceReport> {

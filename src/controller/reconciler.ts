@@ -32,6 +32,7 @@ export interface ReconcileResult {
 /** A discovery error: the status says so; the caller retries with backoff. */
 export class DiscoveryError extends Error {
   override name = 'DiscoveryError'
+  readonly code = 'ERR_RUNTIME_SDK_DISCOVERY'
 }
 
 export interface ReconcilerOptions {

@@ -25,6 +25,7 @@ export interface ExtensionRegistration {
 
 export class RegistryError extends Error {
   override name = 'RegistryError'
+  readonly code = 'ERR_RUNTIME_SDK_REGISTRY'
 }
 
 /** `<handler>.<ExtensionConfig name>`. */
