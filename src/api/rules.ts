@@ -6,7 +6,7 @@ import type { TSchema } from 'typebox'
 /** Schema keyword holding the rules of a schema node; the CRD generator turns it into x-kubernetes-validations. */
 export const RULES_KEYWORD = 'x-runtime-sdk-rules'
 
-export interface Rule<T = any> {
+export interface Rule<T = unknown> {
   /** rule is the CEL expression the API server evaluates with `self` bound to the value at this schema node. */
   rule: string
   /** message explains a failure, in the API server's answer and in validateExtensionConfig's errors. */
@@ -14,7 +14,7 @@ export interface Rule<T = any> {
   /** fieldPath (e.g. `.values`) reports a failure at a field below the node instead of at the node. */
   fieldPath?: string
   /** check is the same rule in TypeScript; it sees values whose types already passed the schema. */
-  check: (self: T) => boolean
+  check (self: T): boolean
 }
 
 /** A rule failure: where (API server field path syntax) and why. */
