@@ -2,6 +2,7 @@
 import type { HookConversion, HookDefinition, HookGroupVersion } from '../api/hooks/define.js'
 import { apiVersionOf, compareVersions, type GroupVersionHook, groupHookString, gvhString, hookPath, isKubeVersion } from './identity.js'
 import { type Direction, validate } from './validate.js'
+import { GROUP } from '../api/hooks/v1alpha1/constants.js'
 import { schemaProperties } from '../api/schema.js'
 
 export class CatalogError extends Error {
@@ -93,6 +94,14 @@ export class Catalog {
     const candidates = all.filter(h => h.gvh.hook === hook &&
       JSON.stringify(h.definition.request) === JSON.stringify(request) && JSON.stringify(h.definition.response) === JSON.stringify(response))
     return candidates.length === 1 ? candidates[0] : undefined
+  }
+
+  /**
+   * The Discovery hook every extension serves and every client calls: the latest version of
+   * hooks.runtime.cluster.x-k8s.io's Discovery in this catalog.
+   */
+  discoveryHook (): CatalogHook {
+    return this.latest(GROUP, 'Discovery')
   }
 
   /** Every registered hook version, grouped by group and version in registration order. */

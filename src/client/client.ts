@@ -7,7 +7,7 @@ import type { HookDefinition, RequestOf, ResponseOf } from '../api/hooks/define.
 import { schemaProperties } from '../api/schema.js'
 import type { ExtensionConfig } from '../api/extension-config.js'
 import type { Catalog, CatalogHook } from '../catalog/catalog.js'
-import { createCatalog, HOOKS_GROUP } from '../catalog/default.js'
+import { createCatalog } from '../catalog/default.js'
 import { DEFAULT_HANDLER_TIMEOUT_SECONDS, MAX_BODY_BYTES, validateDiscoveredHandlers } from '../catalog/handlers.js'
 import { type GroupVersionHook, groupHookString, gvhString } from '../catalog/identity.js'
 import { type ExtensionRegistration, nameForHandler, Registry } from '../registry/registry.js'
@@ -159,7 +159,7 @@ export class HttpRuntimeClient implements RuntimeClient {
   async discover (ec: ExtensionConfig, options: { signal?: AbortSignal } = {}): Promise<ExtensionConfig> {
     const ecName = ec.metadata.name
     const fail = (message: string) => new Error(`failed to discover extension "${ecName}": ${message}`)
-    const hook = this.catalog.latest(HOOKS_GROUP, 'Discovery')
+    const hook = this.catalog.discoveryHook()
     let response: Record<string, unknown>
     try {
       const ca = this.#caBundles.load(ec.spec.clientConfig)

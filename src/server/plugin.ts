@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest 
 import type { Logger } from 'pino'
 import type { Registry } from 'prom-client'
 import type { HookDefinition } from '../api/hooks/define.js'
-import { GROUP, VERSION } from '../api/hooks/v1alpha1/constants.js'
+import { GROUP } from '../api/hooks/v1alpha1/constants.js'
 import type { Catalog } from '../catalog/catalog.js'
 import { createCatalog } from '../catalog/default.js'
 import { MAX_BODY_BYTES, type AnnouncedHandler } from '../catalog/handlers.js'
@@ -46,8 +46,8 @@ const NOT_ALLOWED = ['GET', 'HEAD', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'] as cons
 /** Checks the handlers against the catalog (names, timeouts, policies, known hooks) and builds the routes. */
 export function prepareExtension (handlers: readonly ExtensionHandler[], catalog: Catalog = createCatalog()): PreparedExtension {
   const resolved = resolveHandlers(catalog, handlers)
-  const discoveryHook = catalog.find({ group: GROUP, version: VERSION, hook: 'Discovery' })
-  if (!discoveryHook) throw new RegistrationError(`catalog "${catalog.name}" has no ${GROUP}/${VERSION} Discovery hook; start from createCatalog()`)
+  if (catalog.versions(GROUP, 'Discovery').length === 0) throw new RegistrationError(`catalog "${catalog.name}" has no ${GROUP} Discovery hook; start from createCatalog()`)
+  const discoveryHook = catalog.discoveryHook()
   const discovery = { status: 'Success' as const, handlers: resolved.map(r => r.announced) }
   return {
     catalog,

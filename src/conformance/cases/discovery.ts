@@ -1,13 +1,12 @@
 // Discovery: the extension lists its handlers; Cluster API defaults and validates them with the catalog's rules
 // (the messages are the runtime client's). The handlers found here are the ones the handler cases test.
-import { HOOKS_GROUP } from '../../catalog/default.js'
 import { type AnnouncedHandler, defaultHandler, type Handler, handlerErrors, validateDiscoveredHandlers } from '../../catalog/handlers.js'
 import { answerProblem, describeStatus, fail, type Outcome, pass, type RunContext } from '../context.js'
 
 const DISCOVERY_TIMEOUT_SECONDS = 10
 
 export async function discovery (ctx: RunContext): Promise<Outcome> {
-  const hook = ctx.catalog.latest(HOOKS_GROUP, 'Discovery')
+  const hook = ctx.catalog.discoveryHook()
   const ex = await ctx.post({
     label: 'Discovery',
     path: ctx.catalog.path(hook.gvh),
