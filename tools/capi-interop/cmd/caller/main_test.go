@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"runtime-sdk.invalid/capi-interop/internal/jsonlines"
 )
 
 const (
@@ -65,18 +67,7 @@ func runCaller(t *testing.T, args ...string) (int, []Call, string) {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
 	code := run(context.Background(), args, &stdout, &stderr)
-	var calls []Call
-	for _, line := range strings.Split(strings.TrimSpace(stdout.String()), "\n") {
-		if line == "" {
-			continue
-		}
-		var c Call
-		if err := json.Unmarshal([]byte(line), &c); err != nil {
-			t.Fatalf("bad output line %q: %v", line, err)
-		}
-		calls = append(calls, c)
-	}
-	return code, calls, stderr.String()
+	return code, jsonlines.Decode[Call](t, stdout.String()), stderr.String()
 }
 
 func TestCallerDecodesValidResponse(t *testing.T) {

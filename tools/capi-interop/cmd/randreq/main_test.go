@@ -14,6 +14,7 @@ import (
 	"sync"
 	"testing"
 
+	"runtime-sdk.invalid/capi-interop/internal/jsonlines"
 	"runtime-sdk.invalid/capi-interop/internal/randomized"
 	"runtime-sdk.invalid/capi-interop/internal/samples"
 )
@@ -60,18 +61,7 @@ func runRandreq(t *testing.T, args ...string) (int, []Call, string) {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
 	code := run(context.Background(), args, &stdout, &stderr)
-	var calls []Call
-	for _, line := range strings.Split(strings.TrimSpace(stdout.String()), "\n") {
-		if line == "" {
-			continue
-		}
-		var c Call
-		if err := json.Unmarshal([]byte(line), &c); err != nil {
-			t.Fatalf("bad output line %q: %v", line, err)
-		}
-		calls = append(calls, c)
-	}
-	return code, calls, stderr.String()
+	return code, jsonlines.Decode[Call](t, stdout.String()), stderr.String()
 }
 
 func TestSendsEveryCaseToEveryHandlerLikeCAPI(t *testing.T) {
