@@ -202,24 +202,12 @@ func newFiller(r rng) *randfill.Filler {
 			}
 		},
 		func(x *clusterv1.ControlPlaneTopologyHealthCheckRemediationTriggerIf, c randfill.Continue) {
-			r := g(c)
 			*x = clusterv1.ControlPlaneTopologyHealthCheckRemediationTriggerIf{}
-			if r.chance(0.5) {
-				x.UnhealthyInRange = r.unhealthyRange()
-			} else {
-				v := r.intOrPercent()
-				x.UnhealthyLessThanOrEqualTo = &v
-			}
+			x.UnhealthyInRange, x.UnhealthyLessThanOrEqualTo = g(c).remediationTrigger()
 		},
 		func(x *clusterv1.MachineDeploymentTopologyHealthCheckRemediationTriggerIf, c randfill.Continue) {
-			r := g(c)
 			*x = clusterv1.MachineDeploymentTopologyHealthCheckRemediationTriggerIf{}
-			if r.chance(0.5) {
-				x.UnhealthyInRange = r.unhealthyRange()
-			} else {
-				v := r.intOrPercent()
-				x.UnhealthyLessThanOrEqualTo = &v
-			}
+			x.UnhealthyInRange, x.UnhealthyLessThanOrEqualTo = g(c).remediationTrigger()
 		},
 		func(x *clusterv1.MachineHealthCheckRemediationTemplateReference, c randfill.Continue) {
 			r := g(c)
@@ -383,6 +371,16 @@ func (r rng) variableName() string {
 func (r rng) unhealthyRange() string {
 	a := r.Intn(5)
 	return "[" + itoa(a) + "-" + itoa(a+r.between(1, 5)) + "]"
+}
+
+// remediationTrigger is one of the two exclusive conditions of a remediation trigger: a range of unhealthy
+// machines, or a most-unhealthy count or percentage.
+func (r rng) remediationTrigger() (inRange string, lessThanOrEqualTo *intstr.IntOrString) {
+	if r.chance(0.5) {
+		return r.unhealthyRange(), nil
+	}
+	v := r.intOrPercent()
+	return "", &v
 }
 
 func (r rng) intOrPercent() intstr.IntOrString {
