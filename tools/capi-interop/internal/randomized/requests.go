@@ -183,6 +183,14 @@ func (b *builder) cluster() clusterv1.Cluster {
 	return c
 }
 
+// upgradingCluster returns a Cluster in the middle of an upgrade with its plan: topology.version is the target.
+func (b *builder) upgradingCluster() (c clusterv1.Cluster, from string, steps []string) {
+	c = b.cluster()
+	from, steps = b.plan()
+	c.Spec.Topology.Version = steps[len(steps)-1]
+	return c, from, steps
+}
+
 // plan returns a current version and the remaining upgrade steps (strictly increasing, one per minor).
 func (b *builder) plan() (from string, steps []string) {
 	minor := b.r.between(26, 32)
@@ -366,41 +374,31 @@ func (b *builder) request(hook string) runtime.Object {
 	case "AfterControlPlaneInitialized":
 		return &runtimehooksv1.AfterControlPlaneInitializedRequest{CommonRequest: b.common(), Cluster: b.cluster()}
 	case "BeforeClusterUpgrade":
-		c := b.cluster()
-		from, steps := b.plan()
-		c.Spec.Topology.Version = steps[len(steps)-1]
+		c, from, steps := b.upgradingCluster()
 		return &runtimehooksv1.BeforeClusterUpgradeRequest{
 			CommonRequest: b.common(), Cluster: c, FromKubernetesVersion: from, ToKubernetesVersion: steps[len(steps)-1],
 			ControlPlaneUpgrades: stepInfos(steps), WorkersUpgrades: stepInfos(b.workersPlan(steps)),
 		}
 	case "BeforeControlPlaneUpgrade":
-		c := b.cluster()
-		from, steps := b.plan()
-		c.Spec.Topology.Version = steps[len(steps)-1]
+		c, from, steps := b.upgradingCluster()
 		return &runtimehooksv1.BeforeControlPlaneUpgradeRequest{
 			CommonRequest: b.common(), Cluster: c, FromKubernetesVersion: from, ToKubernetesVersion: steps[0],
 			ControlPlaneUpgrades: stepInfos(steps), WorkersUpgrades: stepInfos(b.workersPlan(steps)),
 		}
 	case "AfterControlPlaneUpgrade":
-		c := b.cluster()
-		_, steps := b.plan()
-		c.Spec.Topology.Version = steps[len(steps)-1]
+		c, _, steps := b.upgradingCluster()
 		return &runtimehooksv1.AfterControlPlaneUpgradeRequest{
 			CommonRequest: b.common(), Cluster: c, KubernetesVersion: steps[0],
 			ControlPlaneUpgrades: stepInfos(steps[1:]), WorkersUpgrades: stepInfos(b.workersPlan(steps)),
 		}
 	case "BeforeWorkersUpgrade":
-		c := b.cluster()
-		from, steps := b.plan()
-		c.Spec.Topology.Version = steps[len(steps)-1]
+		c, from, steps := b.upgradingCluster()
 		return &runtimehooksv1.BeforeWorkersUpgradeRequest{
 			CommonRequest: b.common(), Cluster: c, FromKubernetesVersion: from, ToKubernetesVersion: steps[0],
 			ControlPlaneUpgrades: stepInfos(steps[1:]), WorkersUpgrades: stepInfos(steps),
 		}
 	case "AfterWorkersUpgrade":
-		c := b.cluster()
-		_, steps := b.plan()
-		c.Spec.Topology.Version = steps[len(steps)-1]
+		c, _, steps := b.upgradingCluster()
 		return &runtimehooksv1.AfterWorkersUpgradeRequest{
 			CommonRequest: b.common(), Cluster: c, KubernetesVersion: steps[0],
 			ControlPlaneUpgrades: stepInfos(steps[1:]), WorkersUpgrades: stepInfos(steps[1:]),
