@@ -11,17 +11,15 @@
 //    10,000 character schema descriptions, 100 step upgrade plans, base64 JSON patches, ...) and logs each answer
 //    with the value Cluster API's client decodes from it; our RuntimeClient must accept each and hand back that value
 //    (Failures: a RuntimeCallError with Cluster API's message, the response in the handler outcome).
-import { spawn } from 'node:child_process'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createInterface } from 'node:readline'
-import { fileURLToPath } from 'node:url'
 import { isDeepStrictEqual } from 'node:util'
 import t from 'tap'
 import type { HookDefinition } from '../../src/api/hooks/define.js'
 import { hooks as v1alpha1Hooks, sampleRequest } from '../../src/api/hooks/v1alpha1/index.js'
 import type { ExtensionConfig } from '../../src/api/extension-config.js'
+import { serve } from '../../src/cli/serve.js'
 import { HttpRuntimeClient, RuntimeCallError } from '../../src/client/index.js'
 import {
   buildCapiInterop,
@@ -46,61 +44,20 @@ const MIN_CALLS = 480
 const ALL_HOOKS = v1alpha1Hooks.map(h => h.hook)
 /** Messages our server answers when it rejects a request before any handler ran. */
 const REJECTED = /^(invalid request|error unmarshalling request|error reading request)/
-const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url))
 
 const clip = (s: string, n = 200) => s.length > n ? `${s.slice(0, n)}...` : s
-
-/**
- * Starts `runtime-sdk serve` (the reference extension) from source, with the test runner's loader, on
- * 127.0.0.1 and a free port, with a generated CA and serving certificate in certDir. Killed after maxLifetimeMs.
- */
-async function startServe (certDir: string, maxLifetimeMs: number): Promise<{ url: string, caFile: string, stderr: () => string, stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, [...process.execArgv, MAIN, 'serve', '--host', '127.0.0.1', '--port', '0', '--cert-dir', certDir, '--log-level', 'warn'],
-    { stdio: ['ignore', 'pipe', 'pipe'] })
-  let stderr = ''
-  child.stdout.resume()
-  const exited = new Promise<void>(resolve => child.once('close', () => resolve()))
-  const lifetime = setTimeout(() => child.kill('SIGKILL'), maxLifetimeMs)
-  lifetime.unref()
-  const killOnExit = () => { child.kill('SIGKILL') }
-  process.once('exit', killOnExit)
-  const stop = async () => {
-    clearTimeout(lifetime)
-    process.removeListener('exit', killOnExit)
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM')
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5000)
-      await exited
-      clearTimeout(timer)
-    }
-  }
-  try {
-    const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`runtime-sdk serve did not start within 60 s:\n${stderr}`)), 60_000)
-      createInterface({ input: child.stderr }).on('line', line => {
-        stderr += `${line}\n`
-        const m = /^serving the reference extension at (https:\/\/127\.0\.0\.1:\d+)$/.exec(line)
-        if (m?.[1]) { clearTimeout(timer); resolve(m[1]) }
-      })
-      child.once('error', err => { clearTimeout(timer); reject(err) })
-      exited.then(() => { clearTimeout(timer); reject(new Error(`runtime-sdk serve exited (code ${child.exitCode}):\n${stderr}`)) }, reject)
-    })
-    return { url, caFile: join(certDir, 'ca.crt'), stderr: () => stderr, stop }
-  } catch (err) {
-    await stop()
-    throw err
-  }
-}
 
 t.test('a. every request Cluster API\'s Go types produce at random is accepted by our reference extension', { skip }, async t => {
   await buildCapiInterop()
   const certDir = await mkdtemp(join(tmpdir(), 'runtime-sdk-randomized-'))
   t.teardown(() => rm(certDir, { recursive: true, force: true }))
-  const server = await startServe(certDir, 12 * 60_000)
-  t.teardown(server.stop)
+  // `runtime-sdk serve`'s own code, in this process: the reference extension with a generated CA in certDir.
+  const server = await serve({ port: 0, host: '127.0.0.1', certDir, logLevel: 'warn' }, () => {})
+  t.teardown(() => server.close())
+  const url = `https://127.0.0.1:${server.address()?.port ?? 0}`
 
   const started = Date.now()
-  const res = await runRandReq(['--seed', String(SEED), '--per-hook', String(PER_HOOK), '--url', server.url, '--ca-file', server.caFile], { timeoutMs: 10 * 60_000 })
+  const res = await runRandReq(['--seed', String(SEED), '--per-hook', String(PER_HOOK), '--url', url, '--ca-file', join(certDir, 'ca.crt')], { timeoutMs: 10 * 60_000 })
   t.comment(`randreq: ${res.calls.length} calls in ${Math.round((Date.now() - started) / 1000)} s`)
   t.equal(res.code, 0, 'randreq made every call', { stderr: res.stderr })
   const [discovery, ...calls] = res.calls
