@@ -24,17 +24,22 @@ export function operationsRoutes (app: FastifyInstance, options: OperationsOptio
   if (metrics) app.get('/metrics', async (_request, reply) => reply.type(metrics.contentType).send(await metrics.metrics()))
 }
 
-/** Answers every method but `allowed` on a path with a JSON 405 naming the allowed ones. */
+/**
+ * Answers every method but `allowed` on a path with a JSON 405 naming the allowed ones. It answers before the body
+ * is read and without the app's error handler, so it works the same inside a user's fastify app (the plugin).
+ */
 export function methodNotAllowed (app: FastifyInstance, url: string, allowed: string[], hint = ''): void {
   const methods = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'].filter(m => !allowed.includes(m) && !(m === 'HEAD' && allowed.includes('GET')))
   app.route({
     method: methods as never,
     url,
     exposeHeadRoute: false,
-    handler: async (request, reply) => {
+    onRequest: async (request, reply) => {
       reply.header('allow', allowed.join(', '))
-      throw new HttpError(405, 'MethodNotAllowed', `${request.method} is not allowed on ${url}${hint}`)
-    }
+      sendError(new HttpError(405, 'MethodNotAllowed', `${request.method} is not allowed on ${request.url.split('?')[0]}${hint}`), request, reply)
+      return reply
+    },
+    handler: async () => undefined
   })
 }
 

@@ -12,7 +12,7 @@ import { MAX_BODY_BYTES, type AnnouncedHandler } from '../catalog/handlers.js'
 import { installBodyParser, type RawBody } from './body.js'
 import { callHook, type HookRoute } from './call.js'
 import { Deadlines } from './deadlines.js'
-import { HttpError, sendError } from '../http/errors.js'
+import { methodNotAllowed } from '../http/operations.js'
 import { lazyChildLogger } from './lazy-logger.js'
 import { createMetrics, type ServerMetrics } from './metrics.js'
 import { RegistrationError, resolveHandlers } from './registration.js'
@@ -40,8 +40,6 @@ export interface PreparedExtension {
   /** routes are the hook routes, Discovery first; paths are relative to the mount point. */
   readonly routes: ReadonlyArray<HookRoute & { path: string }>
 }
-
-const NOT_ALLOWED = ['GET', 'HEAD', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'] as const
 
 /** Checks the handlers against the catalog (names, timeouts, policies, known hooks) and builds the routes. */
 export function prepareExtension (handlers: readonly ExtensionHandler[], catalog: Catalog = createCatalog()): PreparedExtension {
@@ -81,17 +79,7 @@ export function mountHookRoutes (scope: FastifyInstance, extension: PreparedExte
       options.metrics.observe(labels, outcome.status, Number(process.hrtime.bigint() - started) / 1e9, outcome.reason)
       return reply.code(200).type('application/json').send(JSON.stringify(outcome.body))
     })
-    scope.route({
-      method: [...NOT_ALLOWED],
-      url: route.path,
-      exposeHeadRoute: false,
-      onRequest: async (request, reply) => {
-        reply.header('allow', 'POST')
-        sendError(new HttpError(405, 'MethodNotAllowed', `${request.method} is not allowed on ${request.url.split('?')[0]}: hooks are called with POST`), request, reply)
-        return reply
-      },
-      handler: async () => undefined
-    })
+    methodNotAllowed(scope, route.path, ['POST'], ': hooks are called with POST')
   }
 }
 
