@@ -78,6 +78,17 @@ export interface ControlPlane {
 const binaries = ['etcd', 'kube-apiserver', 'kubectl'] as const
 
 /** The directory holding etcd, kube-apiserver and kubectl, building them when no override is set. */
+/** A loopback address where nothing listens: a conversion webhook there fails without leaving this machine. */
+export const UNREACHABLE_CONVERSION_URL = 'https://127.0.0.1:1/convert'
+
+/**
+ * The merge patch pointing a CRD's conversion webhook at a URL on 127.0.0.1, instead of deploy/crd's `service:`
+ * (which would make the API server resolve a cluster DNS name and dial off this machine).
+ */
+export function conversionWebhookPatch (url: string, caBundle?: string): string {
+  return JSON.stringify({ spec: { conversion: { strategy: 'Webhook', webhook: { conversionReviewVersions: ['v1'], clientConfig: { service: null, url, ...(caBundle ? { caBundle } : {}) } } } } })
+}
+
 export async function controlPlaneBinDir (): Promise<string> {
   const fromEnv = process.env.KUBEBUILDER_ASSETS || process.env.RUNTIME_SDK_CONTROL_PLANE_BIN
   if (fromEnv) return fromEnv

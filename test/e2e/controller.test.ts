@@ -11,7 +11,7 @@ import { referenceHandlers } from '../../src/reference-extension/index.js'
 import { createExtensionServer } from '../../src/server/server.js'
 import { createCertificateAuthority } from '../../src/tls/certificates.js'
 import { waitFor } from '../helpers/wait.js'
-import { startControlPlane } from './control-plane.js'
+import { conversionWebhookPatch, startControlPlane, UNREACHABLE_CONVERSION_URL } from './control-plane.js'
 
 const root = join(import.meta.dirname, '..', '..')
 const cp = await startControlPlane()
@@ -60,12 +60,17 @@ const leaseOptions = { namespace: 'runtime-sdk-system', name: 'e2e-controller', 
 t.test('deploy/: the CRD, the controller with its RBAC, the reference extension and the sample are accepted', async t => {
   await kubectl(['apply', '-k', join(root, 'deploy/crd')])
   await kubectl(['wait', '--for=condition=Established', '--timeout=60s', 'crd/extensionconfigs.runtime.cluster.x-k8s.io'])
+  // Before any object goes through it: the shipped conversion webhook is a `service:`, which must not be dialled here.
+  await kubectl(['patch', 'crd', 'extensionconfigs.runtime.cluster.x-k8s.io', '--type=merge', '-p', conversionWebhookPatch(UNREACHABLE_CONVERSION_URL)])
   for (const base of ['controller', 'reference-extension', 'samples']) {
     const out = await kubectl(['apply', '-k', join(root, 'deploy', base)])
     t.ok(out.length > 0, `kubectl apply -k deploy/${base}: ${out.trim().split('\n').join('; ')}`)
   }
   t.match(await kubectl(['get', 'clusterrole', 'runtime-sdk-controller', '-o', 'name']), /runtime-sdk-controller/)
   t.match(await kubectl(['get', 'ext', 'reference-extension', '-o', 'jsonpath={.spec.clientConfig.service.port}']), '443')
+  // The sample names a Service. Before any controller runs it points at loopback instead: it stays undiscovered (its
+  // CA Secret never comes) and, should anything try, nothing is dialled off this machine.
+  await kubectl(['patch', 'ext', 'reference-extension', '--type=merge', '-p', JSON.stringify({ spec: { clientConfig: { service: null, url: 'https://127.0.0.1:1' } } })])
   const all = await kubectl(['kustomize', join(root, 'deploy/default')])
   for (const kind of ['CustomResourceDefinition', 'Deployment', 'Certificate', 'Issuer', 'ExtensionConfig', 'ClusterRole', 'Role']) t.match(all, `kind: ${kind}\n`, `deploy/default renders a ${kind}`)
   const ms = (await cp.kubectl(['apply', '-k', join(root, 'deploy/cert-manager')]))
@@ -118,9 +123,7 @@ t.test('discovery fills status; a CA Secret created later is picked up within se
 t.test('v1alpha1 objects convert both ways through the controller\'s conversion webhook', async t => {
   const webhookUrl = controllers[0]?.webhookUrl
   t.ok(webhookUrl)
-  await kubectl(['patch', 'crd', 'extensionconfigs.runtime.cluster.x-k8s.io', '--type=merge', '-p', JSON.stringify({
-    spec: { conversion: { strategy: 'Webhook', webhook: { conversionReviewVersions: ['v1'], clientConfig: { url: `${webhookUrl}/convert`, service: null, caBundle } } } }
-  })])
+  await kubectl(['patch', 'crd', 'extensionconfigs.runtime.cluster.x-k8s.io', '--type=merge', '-p', conversionWebhookPatch(`${webhookUrl}/convert`, caBundle)])
   const old = { apiVersion: 'runtime.cluster.x-k8s.io/v1alpha1', kind: 'ExtensionConfig', metadata: { name: 'old' }, spec: { clientConfig: { url: extensionUrl, caBundle } } }
   await waitFor(async () => { await apply(old); return true }, { timeoutMs: 20_000, message: 'v1alpha1 apply through the webhook' })
   const hub = await waitFor(async () => { const ec = await getEC('old'); return discoveredCondition(ec)?.status === 'True' && ec }, { timeoutMs: 20_000, message: 'old discovered' })

@@ -13,7 +13,7 @@ import { RULES_NOT_CHECKED, validateExtensionConfig } from '../../src/api/valida
 import { createWebhookServer } from '../../src/controller/webhook-server.js'
 import { ec, ruleCases, serviceSpec } from '../helpers/extension-config-rule-cases.js'
 import { silent, tlsFixture } from '../helpers/server.js'
-import { startControlPlane } from './control-plane.js'
+import { conversionWebhookPatch, startControlPlane, UNREACHABLE_CONVERSION_URL } from './control-plane.js'
 import { waitFor } from '../helpers/wait.js'
 
 const repo = fileURLToPath(new URL('../../', import.meta.url))
@@ -65,6 +65,9 @@ t.test('kubectl apply -k deploy/crd is accepted and the CRD becomes Established'
   t.equal(applied.stderr.trim(), '', 'no warnings')
   const established = await kubectl(['wait', '--for=condition=Established', CRD, '--timeout=60s'])
   t.equal(established.code, 0, established.stderr)
+  // Before any object goes through it: the shipped conversion webhook is a `service:`, which must not be dialled here.
+  const loopback = await kubectl(['patch', CRD, '--type=merge', '-p', conversionWebhookPatch(UNREACHABLE_CONVERSION_URL)])
+  t.equal(loopback.code, 0, loopback.stderr)
 })
 
 t.test('without the conversion webhook, v1alpha1 objects cannot be stored', async t => {
@@ -75,8 +78,7 @@ t.test('without the conversion webhook, v1alpha1 objects cannot be stored', asyn
 
 t.test('with the webhook on 127.0.0.1, the API server converts through it', async t => {
   const url = await webhook.listen()
-  const patch = { spec: { conversion: { webhook: { clientConfig: { service: null, url: `${url}/convert`, caBundle: Buffer.from(tls.ca.cert).toString('base64') } } } } }
-  const patched = await kubectl(['patch', CRD, '--type=merge', '-p', JSON.stringify(patch)])
+  const patched = await kubectl(['patch', CRD, '--type=merge', '-p', conversionWebhookPatch(`${url}/convert`, Buffer.from(tls.ca.cert).toString('base64'))])
   t.equal(patched.code, 0, patched.stderr)
   // The CRD change reaches the API server's handlers asynchronously: retry a v1alpha1 write until it converts.
   const probe = { ...v1alpha1Object, metadata: { name: 'probe' } }
