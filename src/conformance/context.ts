@@ -6,7 +6,7 @@ import type { TlsEndpoint, TlsProbe } from './tls-probe.js'
 import type { CaseLevel, CaseStatus } from './types.js'
 
 /** Everything about the extension under test, shared by all cases of a run. */
-export interface RunContext {
+export interface ExtensionCaseContext {
   catalog: Catalog
   target: HttpTarget
   tlsEndpoint: TlsEndpoint
@@ -27,7 +27,7 @@ export interface RunContext {
 }
 
 /** A handler under test: its hook, path, request and the calls made to it. */
-export interface HandlerContext extends RunContext {
+export interface HandlerCaseContext extends ExtensionCaseContext {
   handler: Handler
   hook: CatalogHook
   path: string
@@ -43,7 +43,7 @@ export interface HandlerContext extends RunContext {
   sample: () => Promise<Exchange>
 }
 
-export interface Outcome {
+export interface CaseVerdict {
   status: CaseStatus
   message: string
   exchanges?: Exchange[]
@@ -60,13 +60,13 @@ interface CaseBase {
 
 /** A case: a named rule and the function that checks it. `extension` cases run before the handlers, `final` after. */
 export type ConformanceCase =
-  | CaseBase & { scope: 'extension' | 'final', run: (ctx: RunContext) => Promise<Outcome> }
-  | CaseBase & { scope: 'handler', run: (ctx: HandlerContext) => Promise<Outcome> }
+  | CaseBase & { scope: 'extension' | 'final', run: (ctx: ExtensionCaseContext) => Promise<CaseVerdict> }
+  | CaseBase & { scope: 'handler', run: (ctx: HandlerCaseContext) => Promise<CaseVerdict> }
 
-type Extra = Pick<Outcome, 'exchanges' | 'facts'>
-export const pass = (message: string, extra: Extra = {}): Outcome => ({ status: 'pass', message, ...extra })
-export const fail = (message: string, extra: Extra = {}): Outcome => ({ status: 'fail', message, ...extra })
-export const skip = (message: string, extra: Extra = {}): Outcome => ({ status: 'skip', message, ...extra })
+type Extra = Pick<CaseVerdict, 'exchanges' | 'facts'>
+export const pass = (message: string, extra: Extra = {}): CaseVerdict => ({ status: 'pass', message, ...extra })
+export const fail = (message: string, extra: Extra = {}): CaseVerdict => ({ status: 'fail', message, ...extra })
+export const skip = (message: string, extra: Extra = {}): CaseVerdict => ({ status: 'skip', message, ...extra })
 
 /**
  * Why an exchange is not a usable hook answer (HTTP 200 with a JSON object), in Cluster API's terms, or

@@ -1,7 +1,7 @@
 // Conformance testing of Runtime Extensions against the Runtime SDK contract (`runtime-sdk conformance`).
 export { CASES } from './cases/index.js'
 export { MAX_RETRY_AFTER_SECONDS } from './cases/behaviour.js'
-export type { ConformanceCase, HandlerContext as ConformanceHandlerContext, Outcome as ConformanceOutcome, RunContext as ConformanceRunContext } from './context.js'
+export type { CaseVerdict, ConformanceCase, ExtensionCaseContext, HandlerCaseContext } from './context.js'
 export { loadRequestDir, RequestFileError, requestFileNames, type RequestOverrides } from './requests.js'
 export { caseName, evidenceText, junitReport, markdownReport, renderReport, REPORT_FORMATS, type ReportFormat, summaryLine } from './reporters.js'
 export { ConformanceSetupError, type ConformanceOptions, runConformance } from './runner.js'

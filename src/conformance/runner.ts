@@ -8,7 +8,7 @@ import { DEFAULT_HANDLER_TIMEOUT_SECONDS, type Handler } from '../catalog/handle
 import { parseApiVersion } from '../catalog/identity.js'
 import { AgentPool, type ClientCertificate, loadCABundle, urlForExtension } from '../client/transport.js'
 import { CASES } from './cases/index.js'
-import { type ConformanceCase, fail, type HandlerContext, type Outcome, type RunContext, skip } from './context.js'
+import { type ConformanceCase, fail, type HandlerCaseContext, type CaseVerdict, type ExtensionCaseContext, skip } from './context.js'
 import { type Exchange, post } from './http.js'
 import { type RequestOverrides, requestFor } from './requests.js'
 import { MODERN_CLIENT, probeTls, type TlsProbe } from './tls-probe.js'
@@ -59,7 +59,7 @@ export async function runConformance (options: ConformanceOptions): Promise<Conf
   const exchanges: Exchange[] = []
   let tls: Promise<TlsProbe> | undefined
   const tlsEndpoint = { host: baseUrl.hostname.replace(/^\[|\]$/g, ''), port: Number(baseUrl.port || 443), ca, clientCertificate: clientPem, timeoutMs: 10_000 }
-  const ctx: RunContext = {
+  const ctx: ExtensionCaseContext = {
     catalog,
     target: { clientConfig, ca, agents },
     tlsEndpoint,
@@ -75,20 +75,20 @@ export async function runConformance (options: ConformanceOptions): Promise<Conf
   }
 
   const results: CaseResult[] = []
-  const record = async (c: ConformanceCase, run: () => Promise<Outcome>, handler?: Handler) => {
+  const record = async (c: ConformanceCase, run: () => Promise<CaseVerdict>, handler?: Handler) => {
     const t0 = performance.now()
-    const outcome = await run().catch((err: Error) => fail(`the check itself failed: ${err.message}`))
+    const verdict = await run().catch((err: Error) => fail(`the check itself failed: ${err.message}`))
     const result: CaseResult = {
       id: c.id,
       title: c.title,
       level: c.level,
       ...(handler ? { handler: handler.name, hook: handler.requestHook.hook } : {}),
-      status: outcome.status,
-      message: outcome.message,
+      status: verdict.status,
+      message: verdict.message,
       durationMs: Math.round(performance.now() - t0),
       evidence: {
-        ...(outcome.exchanges?.length ? { exchanges: outcome.exchanges.map(ex => ex.evidence) } : {}),
-        ...(outcome.facts ? { facts: outcome.facts } : {})
+        ...(verdict.exchanges?.length ? { exchanges: verdict.exchanges.map(ex => ex.evidence) } : {}),
+        ...(verdict.facts ? { facts: verdict.facts } : {})
       }
     }
     results.push(result)
@@ -115,7 +115,7 @@ export async function runConformance (options: ConformanceOptions): Promise<Conf
 }
 
 /** The context of one handler's cases, or why they cannot run. */
-function handlerContext (ctx: RunContext, handler: Handler, options: ConformanceOptions): HandlerContext | string {
+function handlerContext (ctx: ExtensionCaseContext, handler: Handler, options: ConformanceOptions): HandlerCaseContext | string {
   const gv = parseApiVersion(handler.requestHook.apiVersion)
   const hook = ctx.catalog.get({ ...gv, hook: handler.requestHook.hook })
   const request = requestFor(hook, options.requests ?? {}, options.extension.spec.settings)
@@ -124,7 +124,7 @@ function handlerContext (ctx: RunContext, handler: Handler, options: Conformance
   const path = ctx.catalog.path(hook.gvh, handler.name)
   const handlerExchanges: Exchange[] = []
   let sample: Promise<Exchange> | undefined
-  const call: HandlerContext['call'] = async (label, body, callOptions = {}) => {
+  const call: HandlerCaseContext['call'] = async (label, body, callOptions = {}) => {
     const seconds = callOptions.timeoutSeconds ?? timeoutSeconds
     const ex = await ctx.post({ label, path, body, timeoutSeconds: seconds, waitMs: seconds * 1000 + ctx.graceMs, ...(callOptions.contentType ? { contentType: callOptions.contentType } : {}) })
     handlerExchanges.push(ex)

@@ -29,7 +29,7 @@ export interface CallEnvironment {
   deadlines: Deadlines
 }
 
-export interface CallOutcome {
+export interface HookAnswer {
   body: Record<string, unknown>
   status: string
   reason?: FailureReason
@@ -37,10 +37,10 @@ export interface CallOutcome {
 
 class DeadlineExceeded extends Error {}
 
-export async function callHook (route: HookRoute, raw: RawBody | undefined, timeoutQuery: unknown, env: CallEnvironment): Promise<CallOutcome> {
+export async function callHook (route: HookRoute, raw: RawBody | undefined, timeoutQuery: unknown, env: CallEnvironment): Promise<HookAnswer> {
   const { hook } = route
   const label = route.name || hook.gvh.hook
-  const failure = (message: string, reason: FailureReason): CallOutcome => {
+  const failure = (message: string, reason: FailureReason): HookAnswer => {
     env.log.info({ reason, failure: message }, 'hook call failed')
     return { body: envelope(hook, { status: 'Failure', message, ...(hook.blocking ? { retryAfterSeconds: 0 } : {}) }), status: 'Failure', reason }
   }

@@ -75,9 +75,9 @@ export function mountHookRoutes (scope: FastifyInstance, extension: PreparedExte
     scope.post(route.path, async (request: FastifyRequest<{ Querystring: { timeout?: string } }>, reply: FastifyReply) => {
       const started = process.hrtime.bigint()
       const log = lazyChildLogger(request.log as unknown as Logger, bindings)
-      const outcome = await callHook(route, request.body as RawBody | undefined, request.query.timeout, { catalog, log, requestId: request.id, marginMs, deadlines })
-      options.metrics.observe(labels, outcome.status, Number(process.hrtime.bigint() - started) / 1e9, outcome.reason)
-      return reply.code(200).type('application/json').send(JSON.stringify(outcome.body))
+      const answer = await callHook(route, request.body as RawBody | undefined, request.query.timeout, { catalog, log, requestId: request.id, marginMs, deadlines })
+      options.metrics.observe(labels, answer.status, Number(process.hrtime.bigint() - started) / 1e9, answer.reason)
+      return reply.code(200).type('application/json').send(JSON.stringify(answer.body))
     })
     methodNotAllowed(scope, route.path, ['POST'], ': hooks are called with POST')
   }

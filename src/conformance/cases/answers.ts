@@ -1,18 +1,18 @@
 // What handlers answer: a schema-valid response to a realistic request, with or without a Content-Type header,
 // and a Failure (not an HTTP error) to input they cannot read.
 import { schemaProperties } from '../../api/schema.js'
-import { answerProblem, describeStatus, fail, type HandlerContext, type Outcome, pass } from '../context.js'
+import { answerProblem, describeStatus, fail, type HandlerCaseContext, type CaseVerdict, pass } from '../context.js'
 import type { Exchange } from '../http.js'
 
 /** Why an exchange is not a schema-valid answer of the handler's hook, or undefined. */
-function invalidAnswer (ctx: HandlerContext, ex: Exchange): string | undefined {
+function invalidAnswer (ctx: HandlerCaseContext, ex: Exchange): string | undefined {
   const problem = answerProblem(ex)
   if (problem) return problem
   const valid = ctx.catalog.validateResponse(ctx.hook.gvh, ex.json)
   return valid.valid ? undefined : `the answer does not match the ${ctx.hook.responseKind} schema: ${valid.message}`
 }
 
-export async function response (ctx: HandlerContext): Promise<Outcome> {
+export async function response (ctx: HandlerCaseContext): Promise<CaseVerdict> {
   const ex = await ctx.sample()
   const problem = invalidAnswer(ctx, ex)
   if (problem) return fail(problem, { exchanges: [ex] })
@@ -20,7 +20,7 @@ export async function response (ctx: HandlerContext): Promise<Outcome> {
 }
 
 /** Only whether the request is accepted counts here; what the answer holds is the response case's business. */
-export async function contentTypeOptional (ctx: HandlerContext): Promise<Outcome> {
+export async function contentTypeOptional (ctx: HandlerCaseContext): Promise<CaseVerdict> {
   const ex = await ctx.call('sample request without Content-Type', JSON.stringify(ctx.request))
   const problem = answerProblem(ex)
   if (problem) return fail(`without a Content-Type header (Cluster API's Go client sends none): ${problem}`, { exchanges: [ex] })
@@ -28,14 +28,14 @@ export async function contentTypeOptional (ctx: HandlerContext): Promise<Outcome
 }
 
 /** Bodies no handler can accept: cut-off JSON, and (when the hook has settings) settings of the wrong type. */
-function malformedBodies (ctx: HandlerContext): Array<[string, string]> {
+function malformedBodies (ctx: HandlerCaseContext): Array<[string, string]> {
   const text = JSON.stringify(ctx.request)
   const bodies: Array<[string, string]> = [['truncated JSON', text.slice(0, Math.max(1, Math.floor(text.length / 2)))]]
   if (schemaProperties(ctx.hook.definition.request).includes('settings')) bodies.push(['settings of the wrong type', JSON.stringify({ ...ctx.request, settings: 42 })])
   return bodies
 }
 
-export async function malformedInput (ctx: HandlerContext): Promise<Outcome> {
+export async function malformedInput (ctx: HandlerCaseContext): Promise<CaseVerdict> {
   const exchanges: Exchange[] = []
   const problems: string[] = []
   const messages: string[] = []

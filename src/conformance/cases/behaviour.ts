@@ -1,14 +1,14 @@
 // How answers behave across calls and what they carry: the same answer to the same request, sensible
 // retryAfterSeconds, no stack traces in messages, no redirects anywhere.
 import { stableJson } from '../../client/client.js'
-import { answerOf, answerProblem, clip, fail, type HandlerContext, type Outcome, pass, type RunContext, skip } from '../context.js'
+import { answerOf, answerProblem, clip, fail, type HandlerCaseContext, type CaseVerdict, pass, type ExtensionCaseContext, skip } from '../context.js'
 import type { Exchange } from '../http.js'
 import { findStackTrace } from '../stack-trace.js'
 
 /** The longest sensible retryAfterSeconds: entries of Cluster API's hook cache live 24 hours. */
 export const MAX_RETRY_AFTER_SECONDS = 86400
 
-export async function idempotent (ctx: HandlerContext): Promise<Outcome> {
+export async function idempotent (ctx: HandlerCaseContext): Promise<CaseVerdict> {
   const body = JSON.stringify(ctx.request)
   const first = await ctx.call('first of two identical calls', body, { contentType: 'application/json' })
   const second = await ctx.call('second of two identical calls', body, { contentType: 'application/json' })
@@ -37,7 +37,7 @@ export function firstDifference (a: unknown, b: unknown, path = ''): string | un
   return `${path || '(root)'}: ${show(a)} then ${show(b)}`
 }
 
-export async function retryAfter (ctx: HandlerContext): Promise<Outcome> {
+export async function retryAfter (ctx: HandlerCaseContext): Promise<CaseVerdict> {
   const ex = await ctx.sample()
   const answer = answerOf(ex)
   if (!answer) return skip('no answer to check (see response)')
@@ -62,7 +62,7 @@ function reportedTexts (ex: Exchange): string[] {
   return typeof message === 'string' ? [message] : []
 }
 
-export async function noStackTrace (ctx: HandlerContext): Promise<Outcome> {
+export async function noStackTrace (ctx: HandlerCaseContext): Promise<CaseVerdict> {
   let checked = 0
   for (const ex of ctx.handlerExchanges) {
     for (const text of reportedTexts(ex)) {
@@ -74,7 +74,7 @@ export async function noStackTrace (ctx: HandlerContext): Promise<Outcome> {
   return pass(`no stack trace in the ${checked} messages of ${ctx.handlerExchanges.length} answers`)
 }
 
-export async function noRedirect (ctx: RunContext): Promise<Outcome> {
+export async function noRedirect (ctx: ExtensionCaseContext): Promise<CaseVerdict> {
   const redirects = ctx.exchanges.filter(ex => ex.status !== undefined && ex.status >= 300 && ex.status < 400)
   if (redirects.length > 0) {
     const first = redirects[0] as Exchange

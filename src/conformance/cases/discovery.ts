@@ -1,11 +1,11 @@
 // Discovery: the extension lists its handlers; Cluster API defaults and validates them with the catalog's rules
 // (the messages are the runtime client's). The handlers found here are the ones the handler cases test.
 import { type AnnouncedHandler, defaultHandler, type Handler, handlerErrors, validateDiscoveredHandlers } from '../../catalog/handlers.js'
-import { answerProblem, describeStatus, fail, type Outcome, pass, type RunContext } from '../context.js'
+import { answerProblem, describeStatus, fail, type CaseVerdict, pass, type ExtensionCaseContext } from '../context.js'
 
 const DISCOVERY_TIMEOUT_SECONDS = 10
 
-export async function discovery (ctx: RunContext): Promise<Outcome> {
+export async function discovery (ctx: ExtensionCaseContext): Promise<CaseVerdict> {
   const hook = ctx.catalog.discoveryHook()
   const ex = await ctx.post({
     label: 'Discovery',
@@ -60,7 +60,7 @@ function handlerListShapeError (handlers: unknown): string | undefined {
   return undefined
 }
 
-function individuallyValid (ctx: RunContext, announced: AnnouncedHandler[]): Handler[] {
+function individuallyValid (ctx: ExtensionCaseContext, announced: AnnouncedHandler[]): Handler[] {
   const counts = new Map<string, number>()
   for (const h of announced) counts.set(h.name, (counts.get(h.name) ?? 0) + 1)
   return announced.map(defaultHandler).filter(h => counts.get(h.name) === 1 && handlerErrors(ctx.catalog, h).length === 0) as Handler[]

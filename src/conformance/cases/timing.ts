@@ -1,8 +1,8 @@
 // Timing: Cluster API sends ?timeout=<declared timeout> and gives up when it passes, so an answer must come
 // within the handler's declared timeout. An extension that reads ?timeout= answers before the caller gives up.
-import { fail, type HandlerContext, type Outcome, pass, skip } from '../context.js'
+import { fail, type HandlerCaseContext, type CaseVerdict, pass, skip } from '../context.js'
 
-export async function timeout (ctx: HandlerContext): Promise<Outcome> {
+export async function timeout (ctx: HandlerCaseContext): Promise<CaseVerdict> {
   const ex = await ctx.sample()
   const limitMs = ctx.timeoutSeconds * 1000
   const facts = { declaredTimeout: `${ctx.timeoutSeconds}s`, answeredAfter: `${ex.durationMs}ms` }
@@ -12,7 +12,7 @@ export async function timeout (ctx: HandlerContext): Promise<Outcome> {
   return pass(`answered in ${ex.durationMs}ms, within the declared timeout of ${ctx.timeoutSeconds}s`, { facts })
 }
 
-export async function timeoutQuery (ctx: HandlerContext): Promise<Outcome> {
+export async function timeoutQuery (ctx: HandlerCaseContext): Promise<CaseVerdict> {
   const short = ctx.shortTimeoutSeconds
   if (ctx.timeoutSeconds <= short) return skip(`the declared timeout (${ctx.timeoutSeconds}s) is not longer than ?timeout=${short}s`)
   const ex = await ctx.call(`sample request with ?timeout=${short}s`, JSON.stringify(ctx.request), { contentType: 'application/json', timeoutSeconds: short })

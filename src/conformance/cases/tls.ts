@@ -1,11 +1,11 @@
 // TLS: Cluster API calls extensions with TLS 1.2 or newer, trusting the ExtensionConfig's caBundle (or the
 // system roots) and checking the certificate against the host of the URL or Service.
-import { fail, type Outcome, pass, type RunContext, skip } from '../context.js'
+import { fail, type CaseVerdict, pass, type ExtensionCaseContext, skip } from '../context.js'
 import { LEGACY_CLIENT, probeTls, refusedByTls } from '../tls-probe.js'
 
 const MODERN = new Set(['TLSv1.2', 'TLSv1.3'])
 
-export async function tlsHandshake (ctx: RunContext): Promise<Outcome> {
+export async function tlsHandshake (ctx: ExtensionCaseContext): Promise<CaseVerdict> {
   const probe = await ctx.tls()
   if (!probe.connected) return fail(`a TLS 1.2+ client could not complete a handshake: ${probe.error}`)
   const facts = { protocol: probe.protocol, cipher: probe.cipher, ...probe.certificate }
@@ -15,7 +15,7 @@ export async function tlsHandshake (ctx: RunContext): Promise<Outcome> {
   return pass(`negotiated ${probe.protocol} (${probe.cipher}); the certificate chain verifies against ${roots}`, { facts })
 }
 
-export async function tlsHostname (ctx: RunContext): Promise<Outcome> {
+export async function tlsHostname (ctx: ExtensionCaseContext): Promise<CaseVerdict> {
   const probe = await ctx.tls()
   if (!probe.connected) return skip('no TLS handshake to check (see tls-handshake)')
   const facts = { host: ctx.tlsEndpoint.host, ...probe.certificate }
@@ -23,7 +23,7 @@ export async function tlsHostname (ctx: RunContext): Promise<Outcome> {
   return pass(`the certificate matches ${ctx.tlsEndpoint.host}`, { facts })
 }
 
-export async function tlsLegacyRefused (ctx: RunContext): Promise<Outcome> {
+export async function tlsLegacyRefused (ctx: ExtensionCaseContext): Promise<CaseVerdict> {
   const probe = await probeTls(ctx.tlsEndpoint, LEGACY_CLIENT)
   if (probe.connected) {
     return fail(`a client limited to TLS 1.0/1.1 negotiated ${probe.protocol} (${probe.cipher}); serve TLS 1.2 or newer only`, { facts: { protocol: probe.protocol, cipher: probe.cipher } })
