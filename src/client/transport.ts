@@ -5,17 +5,13 @@ import { isIP } from 'node:net'
 import { posix } from 'node:path'
 import { Agent } from 'undici'
 import type { ClientConfig } from '../api/extension-config.js'
+import { TransportError } from './errors.js'
 
 /** A client certificate for mTLS: PEM strings or the paths of PEM files. */
 export type ClientCertificate = { cert: string, key: string } | { certFile: string, keyFile: string }
 
 /** Rewrites a computed URL before connecting, e.g. a Service URL to a port-forward when running outside the cluster. */
 export type ResolveUrl = (url: URL) => URL | string
-
-export class TransportError extends Error {
-  override name = 'TransportError'
-  readonly code = 'ERR_RUNTIME_SDK_TRANSPORT'
-}
 
 /**
  * The URL of a hook handler: the configured URL or Service, joined with the hook path like Go's path.Join.

@@ -1,11 +1,8 @@
 // HTTP calls of a conformance run: POSTs over the runtime client's TLS settings (AgentPool: TLS 1.2+, server name
 // pinned to the URL host, the CA bundle), never following redirects, each recorded as evidence.
-import { request as undiciRequest } from 'undici'
 import type { ClientConfig } from '../api/extension-config.js'
-import { MAX_BODY_BYTES } from '../catalog/handlers.js'
 import type { AgentPool } from '../client/transport.js'
-import { describeError } from '../client/describe-error.js'
-import { urlForExtension } from '../client/transport.js'
+import { describeError, hookUrl, postHook } from '../client/wire.js'
 import type { HttpEvidence } from './types.js'
 
 /** Bodies in evidence are cut to these many characters. */
@@ -52,16 +49,8 @@ export function truncate (text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}… (${Buffer.byteLength(text)} bytes in all)`
 }
 
-/** The URL of a hook path with ?timeout=, as the runtime client computes it. */
-export function hookUrl (target: HttpTarget, path: string, timeoutSeconds: number): URL {
-  const url = urlForExtension(target.clientConfig, path)
-  url.searchParams.set('timeout', `${timeoutSeconds}s`)
-  url.searchParams.sort()
-  return url
-}
-
 export async function post (target: HttpTarget, options: PostOptions): Promise<Exchange> {
-  const url = hookUrl(target, options.path, options.timeoutSeconds)
+  const url = hookUrl(target.clientConfig, options.path, options.timeoutSeconds)
   const headers: Record<string, string> = options.contentType === undefined ? {} : { 'content-type': options.contentType }
   const evidence: HttpEvidence = {
     label: options.label,
@@ -73,16 +62,8 @@ export async function post (target: HttpTarget, options: PostOptions): Promise<E
   const started = performance.now()
   const elapsed = () => Math.round(performance.now() - started)
   try {
-    const res = await undiciRequest(url, {
-      method: 'POST',
-      body: options.body,
-      headers,
-      dispatcher,
-      signal,
-      headersTimeout: options.waitMs + 1000,
-      bodyTimeout: options.waitMs + 1000
-    })
-    const text = await readCapped(res.body as AsyncIterable<Buffer> & { destroy: () => void })
+    const res = await postHook(url, { dispatcher, body: options.body, headers, signal, backstopMs: options.waitMs + 1000 })
+    const text = res.body.toString('utf8')
     const durationMs = elapsed()
     const kept = pickHeaders(res.headers)
     evidence.response = { status: res.statusCode, headers: kept, body: truncate(text, EVIDENCE_RESPONSE_CHARS) }
@@ -102,21 +83,6 @@ export async function post (target: HttpTarget, options: PostOptions): Promise<E
     evidence.durationMs = durationMs
     return { evidence, durationMs, error, timedOut }
   }
-}
-
-/** Reads a body up to MAX_BODY_BYTES (Cluster API's limit); the rest is dropped. */
-async function readCapped (body: AsyncIterable<Buffer> & { destroy: () => void }): Promise<string> {
-  const chunks: Buffer[] = []
-  let total = 0
-  for await (const chunk of body) {
-    total += chunk.length
-    chunks.push(chunk)
-    if (total > MAX_BODY_BYTES) {
-      body.destroy()
-      break
-    }
-  }
-  return Buffer.concat(chunks).toString('utf8')
 }
 
 /** The response headers worth showing: what the body is and where a redirect points. */

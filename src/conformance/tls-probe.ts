@@ -2,7 +2,7 @@
 // trusted and names the host, and whether it still talks to a client limited to TLS 1.0/1.1.
 import { isIP } from 'node:net'
 import { checkServerIdentity, connect, type ConnectionOptions, type PeerCertificate } from 'node:tls'
-import { describeError } from '../client/describe-error.js'
+import { describeError } from '../client/wire.js'
 
 export interface TlsEndpoint {
   host: string

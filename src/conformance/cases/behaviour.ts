@@ -1,6 +1,6 @@
 // How answers behave across calls and what they carry: the same answer to the same request, sensible
 // retryAfterSeconds, no stack traces in messages, no redirects anywhere.
-import { stableJson } from '../../client/client.js'
+import { stableJson } from '../../client/wire.js'
 import { answerOf, answerProblem, clip, fail, type HandlerCaseContext, type CaseVerdict, pass, type ExtensionCaseContext, skip } from '../context.js'
 import type { Exchange } from '../http.js'
 import { findStackTrace } from '../stack-trace.js'
