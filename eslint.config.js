@@ -8,12 +8,13 @@ const LAYERS = {
   'src/backoff': [],
   'src/http': [],
   'src/api': [],
+  'src/kube': ['src/api', 'src/backoff'],
   'src/catalog': ['src/api'],
   'src/registry': ['src/api', 'src/catalog'],
-  'src/client': ['src/api', 'src/catalog', 'src/registry', 'src/tls', 'src/backoff'],
+  'src/client': ['src/api', 'src/catalog', 'src/registry', 'src/kube', 'src/tls', 'src/backoff'],
   'src/server': ['src/api', 'src/catalog', 'src/tls', 'src/http'],
   'src/reference-extension': ['src/api', 'src/catalog', 'src/server'],
-  'src/controller': ['src/api', 'src/catalog', 'src/registry', 'src/client', 'src/tls', 'src/http', 'src/backoff'],
+  'src/controller': ['src/api', 'src/catalog', 'src/registry', 'src/client', 'src/kube', 'src/tls', 'src/http', 'src/backoff'],
   'src/conformance': ['src/api', 'src/catalog', 'src/client', 'src/tls'],
   'src/testing': ['src/api', 'src/catalog', 'src/registry', 'src/client', 'src/server', 'src/tls']
 }

@@ -6,7 +6,9 @@ import { HOOKS_GROUP } from '../catalog/default.js'
 import { HttpRuntimeClient } from '../client/client.js'
 import { RuntimeCallError } from '../client/errors.js'
 import type { CallResult, HandlerOutcome } from '../client/runtime-client.js'
-import { extensionConfigForUrl, parseLabels, readExtensionConfigs, readObject } from '../client/files.js'
+import { extensionConfigForUrl, readExtensionConfigs } from '../client/extension-configs.js'
+import { readObject } from '../kube/manifests.js'
+import { labelsOption } from './options.js'
 import { type CliIO, defaultIO } from './discover.js'
 import { table } from './table.js'
 
@@ -18,7 +20,7 @@ interface CallCliOptions {
   caFile?: string
   certFile?: string
   keyFile?: string
-  namespaceLabels?: string
+  namespaceLabels?: Record<string, string>
   resolve?: string[]
   sequential?: boolean
   output: 'table' | 'json'
@@ -58,7 +60,7 @@ export function callCommand (io: CliIO = defaultIO): Command {
     .option('--ca-file <file>', 'PEM CA bundle for ExtensionConfigs without caBundle')
     .option('--cert-file <file>', 'PEM client certificate for mTLS')
     .option('--key-file <file>', 'PEM client key for mTLS')
-    .option('--namespace-labels <labels>', 'labels of the object\'s namespace, k=v,... (kubernetes.io/metadata.name is always set)')
+    .option('--namespace-labels <labels>', 'labels of the object\'s namespace, k=v,... (kubernetes.io/metadata.name is always set)', labelsOption)
     .option('--resolve <rule>', 'connect to another address: host[:port]=host:port (repeatable), e.g. ext.ns.svc:443=127.0.0.1:9443', collect)
     .option('--sequential', 'call handlers one by one like Cluster API (default: in parallel, same aggregate)')
     .addOption(new Option('--output <format>', 'output format').choices(['table', 'json']).default('table'))
@@ -76,7 +78,7 @@ export function callCommand (io: CliIO = defaultIO): Command {
         ]
         if (configs.length === 0) throw new Error('no ExtensionConfigs: use --extension-configs <dir> or --url <url>')
         for (const ec of configs) if (caBundle && !ec.spec.clientConfig.caBundle) ec.spec.clientConfig.caBundle = caBundle
-        const extraLabels = parseLabels(opts.namespaceLabels)
+        const extraLabels = opts.namespaceLabels ?? {}
         const resolve = resolver(opts.resolve)
         client = new HttpRuntimeClient({
           namespaceLabels: ns => ({ 'kubernetes.io/metadata.name': ns, ...extraLabels }),

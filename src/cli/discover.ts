@@ -1,7 +1,7 @@
 // runtime-sdk discover: calls an extension's Discovery hook and prints its handlers.
 import { Command, Option } from 'commander'
 import { HttpRuntimeClient } from '../client/client.js'
-import { loadExtensionConfig } from '../client/files.js'
+import { loadExtensionConfig } from '../client/extension-configs.js'
 import { table } from './table.js'
 
 export interface CliIO {

@@ -20,3 +20,14 @@ export const countOption = (value: string): number => {
   if (!Number.isInteger(n) || n < 1 || n > 1000) throw new InvalidArgumentError('must be an integer from 1 to 1000')
   return n
 }
+
+/** Labels written as `key=value,key=value`. */
+export const labelsOption = (value: string): Record<string, string> => {
+  const labels: Record<string, string> = {}
+  for (const pair of value.split(',').map(s => s.trim()).filter(Boolean)) {
+    const i = pair.indexOf('=')
+    if (i <= 0) throw new InvalidArgumentError(`"${pair}" is not key=value`)
+    labels[pair.slice(0, i)] = pair.slice(i + 1)
+  }
+  return labels
+}

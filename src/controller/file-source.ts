@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { isDeepStrictEqual } from 'node:util'
 import type { ExtensionConfig, ExtensionConfigStatus } from '../api/extension-config.js'
 import { validateExtensionConfig } from '../api/validate.js'
-import { readDocuments } from '../client/files.js'
+import { MANIFEST_FILE, ManifestError, readDocuments } from '../kube/manifests.js'
 import type { Labels } from '../registry/selector.js'
 import type { ExtensionConfigSource, SecretData, SourceListener } from './source.js'
 
@@ -46,8 +46,6 @@ interface Scan {
   /** Files that could not be read: every object they held stays. */
   unreadable: Set<string>
 }
-
-const MANIFEST = /\.(ya?ml|json)$/
 
 export class FileSource implements ExtensionConfigSource {
   readonly kind = 'file'
@@ -175,7 +173,7 @@ export class FileSource implements ExtensionConfigSource {
     const scan: Scan = { configs: new Map(), secrets: new Map(), namespaces: new Map(), rejected: [], keep: new Set(), unreadable: new Set() }
     let files: string[]
     try {
-      files = (await readdir(this.#dir)).filter(f => MANIFEST.test(f) && !f.startsWith('.')).sort()
+      files = (await readdir(this.#dir)).filter(f => MANIFEST_FILE.test(f)).sort()
     } catch (err) {
       scan.rejected.push({ file: this.#dir, errors: [(err as Error).message] })
       for (const entry of this.#entries.values()) scan.unreadable.add(entry.file)
@@ -187,7 +185,7 @@ export class FileSource implements ExtensionConfigSource {
         docs = await readDocuments(join(this.#dir, file))
       } catch (err) {
         scan.unreadable.add(file)
-        scan.rejected.push({ file, errors: [(err as Error).message.replace(`${join(this.#dir, file)}: `, '')] })
+        scan.rejected.push({ file, errors: [err instanceof ManifestError ? err.reason : (err as Error).message] })
         continue
       }
       for (const doc of docs) this.#readDocument(scan, file, doc)

@@ -4,9 +4,10 @@
 import { EXTENSION_CONFIG_COLLECTION_PATH as COLLECTION, V1BETA2_API_VERSION } from '../api/constants.js'
 import type { ExtensionConfig, ExtensionConfigStatus } from '../api/extension-config.js'
 import type { Labels } from '../registry/selector.js'
-import type { KubeApi, StoredObject } from './kube/api.js'
-import { isNotFound } from './kube/errors.js'
-import { Reflector } from './kube/reflector.js'
+import type { StoredObject } from '../api/kube-object.js'
+import type { KubeApi } from '../kube/api.js'
+import { isNotFound } from '../kube/errors.js'
+import { Reflector } from '../kube/reflector.js'
 import type { Logger } from './controller.js'
 import type { ExtensionConfigSource, SecretData, SourceListener } from './source.js'
 

@@ -2,7 +2,7 @@
 // (each must fail exactly the cases that name its fault).
 import t, { type Test } from 'tap'
 import { createCatalog } from '../../src/catalog/index.js'
-import { extensionConfigForUrl } from '../../src/client/files.js'
+import { extensionConfigForUrl } from '../../src/client/extension-configs.js'
 import { ConformanceSetupError, type ConformanceOptions, type ConformanceReport, runConformance } from '../../src/conformance/index.js'
 import { referenceHandlers } from '../../src/reference-extension/index.js'
 import { discoveryAnswer, type FakeExtensionOptions, type FakeHandler, onReadable, send, startFakeExtension, wellBehaved } from '../helpers/broken-extensions.js'

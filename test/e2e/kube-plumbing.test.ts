@@ -3,10 +3,11 @@
 // losing changes, and leader election between candidates on one Lease.
 import { randomBytes } from 'node:crypto'
 import t from 'tap'
-import { KubeApi, type StoredObject } from '../../src/controller/kube/api.js'
-import { isAlreadyExists, isConflict, isNotFound, isResourceExpired, type KubeApiError } from '../../src/controller/kube/errors.js'
-import { formatMicroTime, LeaderElector, type Lease } from '../../src/controller/kube/leader-election.js'
-import { objectKey, Reflector, type ReflectorErrorInfo } from '../../src/controller/kube/reflector.js'
+import type { StoredObject } from '../../src/api/kube-object.js'
+import { KubeApi } from '../../src/kube/api.js'
+import { isAlreadyExists, isConflict, isNotFound, isResourceExpired, type KubeApiError } from '../../src/kube/errors.js'
+import { formatMicroTime, LeaderElector, type Lease } from '../../src/kube/leader-election.js'
+import { objectKey, Reflector, type ReflectorErrorInfo } from '../../src/kube/reflector.js'
 import { startControlPlane } from './control-plane.js'
 import { waitFor } from '../helpers/wait.js'
 

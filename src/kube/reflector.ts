@@ -4,8 +4,9 @@
 // (410) leads to a relist whose difference to the cache is emitted, so changes made while
 // disconnected (deletions included) are not missed.
 import { isResourceExpired } from './errors.js'
-import type { KubeApi, KubeList, StoredObject, WatchEvent } from './api.js'
-import { RetryBackoff, sleep, type BackoffOptions } from '../../backoff/backoff.js'
+import type { StoredObject } from '../api/kube-object.js'
+import type { KubeApi, KubeList, WatchEvent } from './api.js'
+import { RetryBackoff, sleep, type BackoffOptions } from '../backoff/backoff.js'
 
 export const PARTIAL_OBJECT_METADATA_LIST = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1'
 export const PARTIAL_OBJECT_METADATA = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1'

@@ -6,10 +6,6 @@ import { Agent, request as undiciRequest, type Dispatcher } from 'undici'
 import { KubeApiError, type KubeStatus } from './errors.js'
 import { fromKubeConfig, type KubeConfigLike, type KubeConnection, loadKubeConnection } from './kubeconfig.js'
 
-export { KubeApiError, type KubeStatus } from './errors.js'
-
-export type { ObjectMeta, StoredObject } from '../../api/kube-object.js'
-
 export interface KubeList<T> {
   apiVersion?: string
   kind?: string

@@ -1,7 +1,7 @@
 import t, { type Test } from 'tap'
 import { KubeConfig } from '@kubernetes/client-node'
-import { KubeApi } from '../../../src/controller/kube/api.js'
-import { isResourceExpired } from '../../../src/controller/kube/errors.js'
+import { KubeApi } from '../../src/kube/api.js'
+import { isResourceExpired } from '../../src/kube/errors.js'
 import {
   objectKey,
   PARTIAL_OBJECT_METADATA,
@@ -9,8 +9,8 @@ import {
   Reflector,
   type ReflectorErrorInfo,
   type ReflectorOptions
-} from '../../../src/controller/kube/reflector.js'
-import { kubeConfigOptions, startFakeApiServer, type FakeApiServer, type Obj } from '../../helpers/fake-apiserver.js'
+} from '../../src/kube/reflector.js'
+import { kubeConfigOptions, startFakeApiServer, type FakeApiServer, type Obj } from '../helpers/fake-apiserver.js'
 
 const SECRETS = '/api/v1/secrets'
 const secret = (name: string, value = 'v', namespace = 'ns'): Obj =>

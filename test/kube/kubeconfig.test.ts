@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
 import { stringify } from 'yaml'
-import { loadKubeConnection } from '../../../src/controller/kube/kubeconfig.js'
+import { loadKubeConnection } from '../../src/kube/kubeconfig.js'
 
 const dir = await mkdtemp(join(tmpdir(), 'runtime-sdk-kubeconfig-'))
 

@@ -1,9 +1,9 @@
 import { hostname } from 'node:os'
 import t, { type Test } from 'tap'
 import { KubeConfig } from '@kubernetes/client-node'
-import { KubeApi } from '../../../src/controller/kube/api.js'
-import { formatMicroTime, LeaderElector, type Lease, type LeaderElectorOptions } from '../../../src/controller/kube/leader-election.js'
-import { kubeConfigOptions, startFakeApiServer, type FakeApiServer, type Obj } from '../../helpers/fake-apiserver.js'
+import { KubeApi } from '../../src/kube/api.js'
+import { formatMicroTime, LeaderElector, type Lease, type LeaderElectorOptions } from '../../src/kube/leader-election.js'
+import { kubeConfigOptions, startFakeApiServer, type FakeApiServer, type Obj } from '../helpers/fake-apiserver.js'
 
 const LEASES = '/apis/coordination.k8s.io/v1/namespaces/ns/leases'
 const MICRO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/

@@ -4,9 +4,10 @@
 // standby takes over at once instead of after leaseDuration.
 import { randomUUID } from 'node:crypto'
 import { hostname } from 'node:os'
-import type { KubeApi, ObjectMeta } from './api.js'
+import type { ObjectMeta } from '../api/kube-object.js'
+import type { KubeApi } from './api.js'
 import { isAlreadyExists, isConflict, isNotFound } from './errors.js'
-import { sleep } from '../../backoff/backoff.js'
+import { sleep } from '../backoff/backoff.js'
 
 export interface LeaseSpec {
   holderIdentity?: string
