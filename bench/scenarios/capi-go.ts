@@ -2,7 +2,7 @@
 // requests over HTTPS, started like the interop tests do (tools/capi-interop, built and cached by tools/build.sh).
 import { mkdtempSync } from 'node:fs'
 import { join } from 'node:path'
-import { buildCapiInterop } from '../../test/helpers/capi-interop.js'
+import { buildCapiInterop } from '../../tools/harness/capi-interop.js'
 import type { Scenario } from '../lib/context.js'
 import { serverCaseId } from '../lib/ids.js'
 

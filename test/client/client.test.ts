@@ -10,7 +10,8 @@ import { loadCABundle, HttpRuntimeClient, urlForExtension } from '../../src/clie
 import { CABundleCache } from '../../src/client/transport.js'
 import { Registry } from '../../src/registry/registry.js'
 import { testGroupVersions, testV1alpha3, TEST_GROUP } from '../helpers/test-hooks.js'
-import { cluster, createPki, extensionConfig, json, type Route, startExtension } from '../helpers/test-extension.js'
+import { cluster, createPki, json, type Route, startExtension } from '../helpers/test-extension.js'
+import { extensionConfig } from '../../tools/harness/extension-config.js'
 
 const HOOKS = '/hooks.runtime.cluster.x-k8s.io/v1alpha1'
 const API = 'hooks.runtime.cluster.x-k8s.io/v1alpha1'

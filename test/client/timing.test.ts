@@ -2,7 +2,8 @@
 import t from 'tap'
 import { BeforeClusterCreate } from '../../src/api/hooks/v1alpha1/index.js'
 import { HttpRuntimeClient } from '../../src/client/index.js'
-import { cluster, createPki, extensionConfig, hang, json, startExtension } from '../helpers/test-extension.js'
+import { cluster, createPki, hang, json, startExtension } from '../helpers/test-extension.js'
+import { extensionConfig } from '../../tools/harness/extension-config.js'
 
 const pki = await createPki()
 const ext = await startExtension(pki.server, {})

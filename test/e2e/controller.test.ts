@@ -11,7 +11,7 @@ import { referenceHandlers } from '../../src/reference-extension/index.js'
 import { createExtensionServer } from '../../src/server/server.js'
 import { createCertificateAuthority } from '../../src/tls/certificates.js'
 import { waitFor } from '../helpers/wait.js'
-import { conversionWebhookPatch, startControlPlane, UNREACHABLE_CONVERSION_URL } from './control-plane.js'
+import { conversionWebhookPatch, startControlPlane, UNREACHABLE_CONVERSION_URL } from '../../tools/harness/control-plane.js'
 
 const root = join(import.meta.dirname, '..', '..')
 const cp = await startControlPlane()

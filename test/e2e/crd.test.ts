@@ -13,7 +13,7 @@ import { RULES_NOT_CHECKED, validateExtensionConfig } from '../../src/api/valida
 import { createWebhookServer } from '../../src/controller/webhook-server.js'
 import { ec, ruleCases, serviceSpec } from '../helpers/extension-config-rule-cases.js'
 import { silent, tlsFixture } from '../helpers/server.js'
-import { conversionWebhookPatch, startControlPlane, UNREACHABLE_CONVERSION_URL } from './control-plane.js'
+import { conversionWebhookPatch, startControlPlane, UNREACHABLE_CONVERSION_URL } from '../../tools/harness/control-plane.js'
 import { waitFor } from '../helpers/wait.js'
 
 const repo = fileURLToPath(new URL('../../', import.meta.url))

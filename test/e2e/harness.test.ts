@@ -15,7 +15,7 @@ import {
   type KubernetesListObject,
   type KubernetesObject
 } from '@kubernetes/client-node'
-import { startControlPlane } from './control-plane.js'
+import { startControlPlane } from '../../tools/harness/control-plane.js'
 import { waitFor } from '../helpers/wait.js'
 
 const group = 'harness.e2e.example.com'

@@ -8,7 +8,7 @@ import { KubeApi } from '../../src/kube/api.js'
 import { isAlreadyExists, isConflict, isNotFound, isResourceExpired, type KubeApiError } from '../../src/kube/errors.js'
 import { formatMicroTime, LeaderElector, type Lease } from '../../src/kube/leader-election.js'
 import { objectKey, Reflector, type ReflectorErrorInfo } from '../../src/kube/reflector.js'
-import { startControlPlane } from './control-plane.js'
+import { startControlPlane } from '../../tools/harness/control-plane.js'
 import { waitFor } from '../helpers/wait.js'
 
 interface ConfigMap extends StoredObject { data?: Record<string, string> }

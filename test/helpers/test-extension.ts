@@ -2,7 +2,6 @@
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import { createServer, type Server } from 'node:https'
 import type { AddressInfo, Socket } from 'node:net'
-import type { ExtensionConfig } from '../../src/api/extension-config.js'
 import { createCertificateAuthority, type CertificateAuthority } from '../../src/tls/certificates.js'
 
 export interface RecordedRequest {
@@ -91,32 +90,6 @@ export async function createPki (): Promise<Pki> {
   const ca = await createCertificateAuthority()
   const server = await ca.issue({ commonName: 'ext', dnsNames: ['localhost', 'ext.ns.svc'], ipAddresses: ['127.0.0.1'] })
   return { ca, caBundle: Buffer.from(ca.cert).toString('base64'), server }
-}
-
-export interface HandlerSpec {
-  name: string
-  hook: string
-  apiVersion?: string
-  timeoutSeconds?: number
-  failurePolicy?: 'Fail' | 'Ignore'
-}
-
-/** An ExtensionConfig as registered after discovery: handlers already named `<handler>.<ec>`. */
-export function extensionConfig (name: string, url: string, caBundle: string | undefined, handlers: HandlerSpec[], extra: Partial<ExtensionConfig['spec']> = {}): ExtensionConfig {
-  return {
-    apiVersion: 'runtime.cluster.x-k8s.io/v1beta2',
-    kind: 'ExtensionConfig',
-    metadata: { name, resourceVersion: '1' },
-    spec: { clientConfig: { url, ...(caBundle ? { caBundle } : {}) }, namespaceSelector: {}, ...extra },
-    status: {
-      handlers: handlers.map(h => ({
-        name: `${h.name}.${name}`,
-        requestHook: { apiVersion: h.apiVersion ?? 'hooks.runtime.cluster.x-k8s.io/v1alpha1', hook: h.hook },
-        ...(h.timeoutSeconds !== undefined ? { timeoutSeconds: h.timeoutSeconds } : {}),
-        failurePolicy: h.failurePolicy ?? 'Fail'
-      }))
-    }
-  }
 }
 
 export const cluster = { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', metadata: { name: 'c1', namespace: 'default' } }

@@ -16,7 +16,7 @@ import {
   runCapiCaller,
   startCapiExtension,
   type CapiCall
-} from '../helpers/capi-interop.js'
+} from '../../tools/harness/capi-interop.js'
 
 // A cold build compiles controller-runtime and client-go: allow it even under the default .taprc timeout.
 t.setTimeout(900_000)

@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import t from 'tap'
 import { extensionConfigForUrl } from '../../src/client/extension-configs.js'
 import { type ConformanceReport, runConformance } from '../../src/conformance/index.js'
-import { buildCapiInterop, goAvailable, startCapiExtension, type CapiExtension } from '../helpers/capi-interop.js'
+import { buildCapiInterop, goAvailable, startCapiExtension, type CapiExtension } from '../../tools/harness/capi-interop.js'
 import { runCli } from '../helpers/run-cli.js'
 
 t.setTimeout(900_000)

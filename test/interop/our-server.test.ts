@@ -8,7 +8,7 @@ import t, { type Test } from 'tap'
 import { createCatalog } from '../../src/catalog/index.js'
 import { referenceHandlers } from '../../src/reference-extension/index.js'
 import { BeforeClusterCreate } from '../../src/api/hooks/v1alpha1/index.js'
-import { buildCapiInterop, capiFixturesDir, goAvailable, runCapiCaller } from '../helpers/capi-interop.js'
+import { buildCapiInterop, capiFixturesDir, goAvailable, runCapiCaller } from '../../tools/harness/capi-interop.js'
 import { start, tlsFixture } from '../helpers/server.js'
 
 t.setTimeout(900_000)

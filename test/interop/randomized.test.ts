@@ -29,7 +29,7 @@ import {
   startCapiExtension,
   type CapiAnswer,
   type RandReqCall
-} from '../helpers/capi-interop.js'
+} from '../../tools/harness/capi-interop.js'
 
 // A cold build of tools/capi-interop compiles controller-runtime and client-go.
 t.setTimeout(900_000)

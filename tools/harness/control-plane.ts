@@ -15,7 +15,7 @@ import https from 'node:https'
 import net from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { buildGoModule } from '../helpers/go-tools.js'
+import { buildGoModule } from './go-tools.js'
 import { KubeConfig } from '@kubernetes/client-node'
 
 export interface ControlPlaneOptions {
