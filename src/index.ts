@@ -15,6 +15,6 @@ export {
 export { Registry, RegistryError } from './registry/index.js'
 export type * from './api/extension-config.js'
 export * from './api/constants.js'
-export { validateExtensionConfig } from './api/validate.js'
+export { type ExtensionConfigValidationResult, validateExtensionConfig } from './api/validate.js'
 export { ConversionError, convertExtensionConfig, reviewConversion } from './api/conversion.js'
 export { extensionConfigCRD } from './api/crd.js'

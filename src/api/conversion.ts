@@ -9,7 +9,7 @@
 import { EXTENSION_CONFIG_API_VERSIONS, EXTENSION_CONFIG_KIND, V1BETA2_API_VERSION, type ExtensionConfigApiVersion } from './constants.js'
 
 /** A JSON object of any kind, converted field by field. */
-export type UnstructuredObject = Record<string, unknown> & { apiVersion?: unknown, kind?: unknown }
+type UnstructuredObject = Record<string, unknown> & { apiVersion?: unknown, kind?: unknown }
 
 export class ConversionError extends Error {
   override name = 'ConversionError'
@@ -87,9 +87,9 @@ export function convertExtensionConfig (obj: unknown, toApiVersion: string): Uns
   return out
 }
 
-export const CONVERSION_REVIEW_API_VERSION = 'apiextensions.k8s.io/v1'
+const CONVERSION_REVIEW_API_VERSION = 'apiextensions.k8s.io/v1'
 
-export interface ConversionReviewResponse {
+interface ConversionReviewResponse {
   apiVersion: typeof CONVERSION_REVIEW_API_VERSION
   kind: 'ConversionReview'
   response: {

@@ -14,11 +14,11 @@ import * as v1alpha1 from './v1alpha1.js'
 import * as v1beta2 from './v1beta2.js'
 
 /** Where the conversion webhook runs in a default installation (deploy/). */
-export const WEBHOOK_NAMESPACE = 'runtime-sdk-system'
-export const WEBHOOK_SERVICE_NAME = 'runtime-sdk-webhook-service'
+const WEBHOOK_NAMESPACE = 'runtime-sdk-system'
+const WEBHOOK_SERVICE_NAME = 'runtime-sdk-webhook-service'
 export const WEBHOOK_PATH = '/convert'
 /** cert-manager Certificate whose CA is injected into the CRD's conversion clientConfig.caBundle. */
-export const SERVING_CERT = `${WEBHOOK_NAMESPACE}/runtime-sdk-serving-cert`
+const SERVING_CERT = `${WEBHOOK_NAMESPACE}/runtime-sdk-serving-cert`
 
 /** The generated file, relative to the repository root. */
 export const CRD_FILE = `deploy/crd/bases/${EXTENSION_CONFIG_GROUP}_${EXTENSION_CONFIG_PLURAL}.yaml`

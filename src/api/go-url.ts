@@ -3,7 +3,7 @@
 // that says "a valid URL" ports Go's parser to give the same answer as the API server.
 import { isIPv6 } from 'node:net'
 
-export interface RequestURI {
+interface RequestURI {
   /** scheme in lower case, '' for an absolute path. */
   scheme: string
   /** userinfo as written before '@' (undefined when there is none). */

@@ -16,7 +16,7 @@ import { evaluateRules, RULES_KEYWORD, type RuleFailure } from './rules.js'
 import * as v1alpha1 from './v1alpha1.js'
 import * as v1beta2 from './v1beta2.js'
 
-export type ValidationResult =
+export type ExtensionConfigValidationResult =
   | { ok: true, value: ExtensionConfig, warnings: string[] }
   | { ok: false, errors: string[] }
 
@@ -165,7 +165,7 @@ function valueAtFieldPath (root: unknown, path: string): unknown {
  * Validates an ExtensionConfig (v1beta2, or v1alpha1 which is converted to v1beta2 with a deprecation warning).
  * The input is not modified; the value returned is a defaulted copy.
  */
-export function validateExtensionConfig (input: unknown): ValidationResult {
+export function validateExtensionConfig (input: unknown): ExtensionConfigValidationResult {
   if (!isObject(input)) return { ok: false, errors: [`<nil>: Invalid value: "${jsonType(input)}": an ExtensionConfig must be an object`] }
   const { apiVersion, kind } = input
   const errors: string[] = []

@@ -15,9 +15,9 @@ import type { CaseResult, ConformanceReport } from '../conformance/types.js'
 import { type CliIO, defaultIO } from './discover.js'
 import { table } from './table.js'
 
-export const EXIT_PASSED = 0
-export const EXIT_FAILED = 1
-export const EXIT_USAGE = 2
+const EXIT_PASSED = 0
+const EXIT_FAILED = 1
+const EXIT_USAGE = 2
 
 interface ConformanceCliOptions {
   extensionConfig?: string
@@ -109,12 +109,12 @@ function selectHooks (list: string, catalog: Catalog): string[] {
 const STATUS = { pass: 'pass', fail: 'FAIL', skip: 'skip' } as const
 
 /** The progress line of a finished case. */
-export function progressLine (r: CaseResult): string {
+function progressLine (r: CaseResult): string {
   return `${STATUS[r.status]}  ${caseName(r)}${r.level === 'advisory' ? ' (advisory)' : ''}: ${r.message} (${r.durationMs} ms)\n`
 }
 
 /** One row per case: how often it passed, failed and was skipped, and for which handlers it failed. */
-export function summaryTable (report: ConformanceReport): string {
+function summaryTable (report: ConformanceReport): string {
   const rows = CASES.map(c => {
     const results = report.cases.filter(r => r.id === c.id)
     const count = (status: CaseResult['status']) => String(results.filter(r => r.status === status).length)

@@ -15,7 +15,7 @@ import type { HandlerOutcome } from './runtime-client.js'
 import { type AgentPool, CABundleCache, hostLabel, type ResolveUrl, urlForExtension } from './transport.js'
 import { decodeResponse, describeError, hookUrl, type HttpResult, postHook, stableJson } from './wire.js'
 
-export interface InvokerOptions {
+interface InvokerOptions {
   catalog: Catalog
   agents: AgentPool
   metrics: RuntimeClientMetrics

@@ -16,7 +16,7 @@ export interface HttpResult {
   body: Buffer
 }
 
-export interface PostHookOptions {
+interface PostHookOptions {
   dispatcher: Dispatcher
   body: string
   signal: AbortSignal

@@ -6,8 +6,8 @@ import { describeError, hookUrl, postHook } from '../client/wire.js'
 import type { HttpEvidence } from './types.js'
 
 /** Bodies in evidence are cut to these many characters. */
-export const EVIDENCE_REQUEST_CHARS = 600
-export const EVIDENCE_RESPONSE_CHARS = 2000
+const EVIDENCE_REQUEST_CHARS = 600
+const EVIDENCE_RESPONSE_CHARS = 2000
 
 export interface PostOptions {
   label: string
@@ -45,7 +45,7 @@ export interface HttpTarget {
   agents: AgentPool
 }
 
-export function truncate (text: string, max: number): string {
+function truncate (text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}… (${Buffer.byteLength(text)} bytes in all)`
 }
 

@@ -1,26 +1,8 @@
 // Kubernetes conditions (metav1.Condition) and Cluster API's legacy v1beta1 conditions: set without moving
 // lastTransitionTime unless the status changes, ordered the way Cluster API orders them.
 
-export interface Condition {
-  type: string
-  status: 'True' | 'False' | 'Unknown'
-  reason: string
-  message: string
-  observedGeneration?: number
-  lastTransitionTime: string
-}
-
-export interface LegacyCondition {
-  type: string
-  status: 'True' | 'False' | 'Unknown'
-  severity?: string
-  reason?: string
-  message?: string
-  lastTransitionTime: string
-}
-
 /** Kubernetes timestamps have second precision. */
-export function timestamp (date: Date = new Date()): string {
+function timestamp (date: Date = new Date()): string {
   return date.toISOString().replace(/\.\d{3}Z$/, 'Z')
 }
 
@@ -45,7 +27,7 @@ const FIRST = ['Available', 'Ready']
 const LAST = ['Deleting', 'Paused']
 
 /** Cluster API's order: Available and Ready first, Deleting and Paused last, the others alphabetically. */
-export function sortConditions<C extends { type: string }> (conditions: C[]): C[] {
+function sortConditions<C extends { type: string }> (conditions: C[]): C[] {
   const rank = (type: string) => FIRST.includes(type) ? FIRST.indexOf(type) - FIRST.length : LAST.includes(type) ? 1 + LAST.indexOf(type) : 0
   return [...conditions].sort((a, b) => rank(a.type) - rank(b.type) || (a.type < b.type ? -1 : a.type > b.type ? 1 : 0))
 }

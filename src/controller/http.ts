@@ -17,7 +17,7 @@ export interface StatusDocument {
   rejected?: RejectedManifest[]
 }
 
-export interface ControllerHttpOptions {
+interface ControllerHttpOptions {
   controller: Controller
   /** leader reports leadership; without leader election the controller always leads. */
   leader?: () => boolean

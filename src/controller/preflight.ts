@@ -4,7 +4,7 @@ import type { ExtensionHandlerStatus } from '../api/extension-config.js'
 import type { Catalog } from '../catalog/catalog.js'
 import { parseApiVersion } from '../catalog/identity.js'
 
-export interface HookVersionProblem {
+interface HookVersionProblem {
   handler: string
   apiVersion: string
   hook: string

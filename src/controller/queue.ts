@@ -3,7 +3,7 @@
 // starts no sooner than a minimum interval after its previous start.
 import { backoffDelay } from '../backoff/backoff.js'
 
-export interface WorkQueueOptions {
+interface WorkQueueOptions {
   /** concurrency is the number of keys processed at once (default 10, like Cluster API's --extensionconfig-concurrency). */
   concurrency?: number
   /** baseDelayMs is the first retry delay after an error (default 5 ms); it doubles per consecutive failure. */
@@ -16,7 +16,7 @@ export interface WorkQueueOptions {
   observer?: QueueObserver
 }
 
-export interface QueueObserver {
+interface QueueObserver {
   added?: () => void
   retried?: () => void
   depth?: (depth: number) => void
@@ -26,7 +26,7 @@ export interface QueueObserver {
 /** What a processed key asks for: nothing, or to be looked at again after a delay. */
 export type ProcessResult = void | { requeueAfterMs: number }
 
-export type Processor = (key: string) => Promise<ProcessResult>
+type Processor = (key: string) => Promise<ProcessResult>
 
 interface KeyState {
   failures: number

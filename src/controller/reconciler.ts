@@ -21,7 +21,7 @@ export interface RegistrySink {
 
 export type ReconcileOutcome = 'removed' | 'paused' | 'waiting' | 'discovered' | 'registered' | 'not-ready'
 
-export interface ReconcileResult {
+interface ReconcileResult {
   outcome: ReconcileOutcome
   /** message explains a wait or why a read-only registration is not possible yet. */
   message?: string
@@ -35,7 +35,7 @@ export class DiscoveryError extends Error {
   readonly code = 'ERR_RUNTIME_SDK_DISCOVERY'
 }
 
-export interface ReconcilerOptions {
+interface ReconcilerOptions {
   source: ExtensionConfigSource
   client: HttpRuntimeClient
   sink: RegistrySink
@@ -159,6 +159,6 @@ export class Reconciler {
   }
 }
 
-export function isPaused (ec: ExtensionConfig): boolean {
+function isPaused (ec: ExtensionConfig): boolean {
   return ec.metadata.annotations?.[PAUSED_ANNOTATION] !== undefined
 }

@@ -16,7 +16,7 @@ export const DEFAULT_WEBHOOK_PORT = 9443
 /** A ConversionReview carries whole lists of ExtensionConfigs (each at most ~1.5 MiB in etcd); 16 MiB is ample. */
 export const MAX_CONVERSION_BODY_BYTES = 16 * 1024 * 1024
 
-export interface WebhookServerOptions {
+interface WebhookServerOptions {
   /** tls: the serving certificate and key files (e.g. <cert-dir>/tls.crt and tls.key), reloaded on change. */
   tls: TLSFileOptions
   /** host defaults to 0.0.0.0 (all interfaces, as a Pod needs). */
@@ -29,7 +29,7 @@ export interface WebhookServerOptions {
   maxBodyBytes?: number
 }
 
-export interface WebhookServer {
+interface WebhookServer {
   /** app is the fastify instance (inject in tests). */
   readonly app: FastifyInstance
   /** listen starts serving and resolves to the base URL, e.g. https://127.0.0.1:9443. */

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 import { HttpError, sendError } from './errors.js'
 
-export interface OperationsOptions {
+interface OperationsOptions {
   /** notReady is why the server is not ready, or undefined when it is; /readyz answers 503 with it (default: ready). */
   notReady?: () => string | undefined
   /** metrics is served on /metrics in the Prometheus text format. */

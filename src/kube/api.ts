@@ -13,7 +13,7 @@ export interface KubeList<T> {
   items: T[]
 }
 
-export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK'
+type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK'
 
 /** One watch event. ERROR events never reach the handler: they end the watch with a KubeApiError. */
 export interface WatchEvent<T> {
@@ -21,9 +21,9 @@ export interface WatchEvent<T> {
   object: T
 }
 
-export type Query = Record<string, string | number | boolean | undefined>
+type Query = Record<string, string | number | boolean | undefined>
 
-export interface RequestOptions {
+interface RequestOptions {
   /** Query parameters; undefined values are left out. */
   query?: Query
   /** A JSON value (serialised) or a string/Buffer sent as is. */
@@ -37,7 +37,7 @@ export interface RequestOptions {
   timeoutMs?: number
 }
 
-export interface WatchOptions {
+interface WatchOptions {
   /** Start after this resourceVersion; absent = "start at most recent" (the server sends ADDED for every object first). */
   resourceVersion?: string
   allowWatchBookmarks?: boolean

@@ -9,7 +9,7 @@ import type { KubeApi } from './api.js'
 import { isAlreadyExists, isConflict, isNotFound } from './errors.js'
 import { sleep } from '../backoff/backoff.js'
 
-export interface LeaseSpec {
+interface LeaseSpec {
   holderIdentity?: string
   leaseDurationSeconds?: number
   /** MicroTime: RFC 3339 with exactly 6 fractional digits. */

@@ -31,7 +31,7 @@ export interface ReflectorOptions {
 }
 
 /** Listener signatures: the cache already holds the new state when they run. */
-export interface ReflectorEvents<T> {
+interface ReflectorEvents<T> {
   add: (obj: T) => void
   update: (obj: T, old: T) => void
   /** obj is the last state: from the DELETED event, or the cached copy when a relist found it gone. */
@@ -39,7 +39,7 @@ export interface ReflectorEvents<T> {
 }
 
 /** Where a reported error happened: listing, watching, or in one of the event listeners. */
-export type ReflectorErrorPhase = 'list' | 'watch' | 'listener'
+type ReflectorErrorPhase = 'list' | 'watch' | 'listener'
 
 export interface ReflectorErrorInfo {
   phase: ReflectorErrorPhase

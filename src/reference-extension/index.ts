@@ -7,7 +7,7 @@ import { ResponsesFile } from './responses.js'
 import { topologyHandlers } from './topology.js'
 import { upgradePlanHandlers } from './upgrade-plan.js'
 
-export interface ReferenceExtensionOptions extends InPlaceOptions {
+interface ReferenceExtensionOptions extends InPlaceOptions {
   /** responsesFile (YAML or JSON) presets the answers of lifecycle hooks; re-read when it changes. */
   responsesFile?: string
 }

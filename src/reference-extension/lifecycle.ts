@@ -9,7 +9,7 @@ import {
 import { HookError, type ExtensionHandler } from '../server/types.js'
 import type { ResponsesFile } from './responses.js'
 
-export const LIFECYCLE_HOOKS: readonly HookDefinition[] = [
+const LIFECYCLE_HOOKS: readonly HookDefinition[] = [
   BeforeClusterCreate, AfterControlPlaneInitialized, BeforeClusterUpgrade, BeforeControlPlaneUpgrade, AfterControlPlaneUpgrade,
   BeforeWorkersUpgrade, AfterWorkersUpgrade, AfterClusterUpgrade, BeforeClusterDelete
 ]

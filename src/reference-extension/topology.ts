@@ -9,7 +9,7 @@ import { defineHandler, HookError, type ExtensionHandler } from '../server/types
 
 export const VARIABLE = 'referenceAnnotation'
 export const ANNOTATION = 'runtime-sdk.x-k8s.io/patched-by'
-export const DEFAULT_VALUE = 'reference-extension'
+const DEFAULT_VALUE = 'reference-extension'
 
 type Variables = ReadonlyArray<{ name: string, value?: unknown }> | null | undefined
 

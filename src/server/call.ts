@@ -18,7 +18,7 @@ export interface HookRoute {
   invoke: (request: unknown, ctx: HandlerContext) => unknown
 }
 
-export interface CallEnvironment {
+interface CallEnvironment {
   catalog: Catalog
   /** log is the call's logger; a lazy one (see lazy-logger.ts) costs nothing while nothing is logged. */
   log: Logger
@@ -29,7 +29,7 @@ export interface CallEnvironment {
   deadlines: Deadlines
 }
 
-export interface HookAnswer {
+interface HookAnswer {
   body: Record<string, unknown>
   status: string
   reason?: FailureReason

@@ -33,7 +33,7 @@ export interface RuntimeExtensionOptions<T extends readonly HookDefinition[] = r
 }
 
 /** What an extension serves, checked and ready to mount: the result of checking handlers against the catalog. */
-export interface PreparedExtension {
+interface PreparedExtension {
   readonly catalog: Catalog
   /** discovery is the Discovery response the extension answers with. */
   readonly discovery: { status: 'Success', handlers: AnnouncedHandler[] }
@@ -96,7 +96,7 @@ export function mountHookRoutes (scope: FastifyInstance, extension: PreparedExte
  * Handlers are checked when the plugin loads: `app.ready()` rejects with a RegistrationError naming every problem.
  * Cluster API calls extensions over HTTPS only: serve the app with TLS (or use createExtensionServer).
  */
-export interface RuntimeExtensionPlugin extends FastifyPluginAsync<RuntimeExtensionOptions> {
+interface RuntimeExtensionPlugin extends FastifyPluginAsync<RuntimeExtensionOptions> {
   <const T extends readonly HookDefinition[]> (options: RuntimeExtensionOptions<T>): FastifyPluginAsync
   (app: FastifyInstance, options: RuntimeExtensionOptions): Promise<void>
 }

@@ -9,7 +9,7 @@ export class RegistrationError extends Error {
 }
 
 /** A checked registration with everything the server needs to route and announce it. */
-export interface ResolvedHandler {
+interface ResolvedHandler {
   handler: ExtensionHandler
   hook: CatalogHook
   name: string

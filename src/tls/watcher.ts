@@ -16,7 +16,7 @@ export interface TLSFileOptions {
   reloadIntervalMs?: number
 }
 
-export const MIN_TLS_VERSION = 'TLSv1.2'
+const MIN_TLS_VERSION = 'TLSv1.2'
 
 interface Material { cert: string, key: string, ca?: string }
 

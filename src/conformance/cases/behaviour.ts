@@ -22,7 +22,7 @@ export async function idempotent (ctx: HandlerCaseContext): Promise<CaseVerdict>
 }
 
 /** Where two JSON values first differ, e.g. `message: "a" then "b"`; undefined when equal. No field is ignored. */
-export function firstDifference (a: unknown, b: unknown, path = ''): string | undefined {
+function firstDifference (a: unknown, b: unknown, path = ''): string | undefined {
   if (a !== null && b !== null && typeof a === 'object' && typeof b === 'object' && Array.isArray(a) === Array.isArray(b)) {
     const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])]
     for (const key of keys) {

@@ -3,7 +3,7 @@
 import { FAILURE_POLICIES, RESPONSE_STATUSES } from './constants.js'
 import capi from './definitions.json' with { type: 'json' }
 
-export type Definition = Record<string, unknown>
+type Definition = Record<string, unknown>
 
 const HOOKS = 'sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1'
 const completions: Record<string, Definition> = {
