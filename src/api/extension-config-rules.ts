@@ -7,6 +7,8 @@ import type { Rule } from './rules.js'
 // Patterns are shared verbatim by CEL (RE2) and TypeScript; they avoid quotes and backslashes so that they
 // can sit in a CEL string literal unchanged.
 export const DNS1123_LABEL_PATTERN = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$'
+/** A DNS-1123 subdomain: DNS-1123 labels joined by dots (its 253-character bound is checked apart). */
+export const DNS1123_SUBDOMAIN_PATTERN = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*$'
 export const DNS1035_LABEL_PATTERN = '^[a-z]([-a-z0-9]*[a-z0-9])?$'
 export const LABEL_VALUE_PATTERN = '^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$'
 /** A qualified name: optional DNS-1123 subdomain and '/', then a name of at most 63 characters. */

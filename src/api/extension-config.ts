@@ -5,6 +5,7 @@
 import type { Static } from './schema.js'
 import type * as meta from './meta.js'
 import type * as v1beta2 from './v1beta2.js'
+import type { ObjectMeta } from './kube-object.js'
 
 /** Any string, while editors still suggest the known values. */
 type Open<T extends string> = T | (string & {})
@@ -58,20 +59,12 @@ export type ObservedExtensionConfigStatus = {
   [key: string]: unknown
 }
 
-export type ObjectMeta = Static<typeof meta.ObjectMeta> & {
-  namespace?: string
-  uid?: string
-  resourceVersion?: string
-  generation?: number
-  creationTimestamp?: string
-  deletionTimestamp?: string
-  [key: string]: unknown
-}
+export type { ObjectMeta }
 
 export type ExtensionConfig = {
   apiVersion?: string
   kind?: string
-  metadata: ObjectMeta
+  metadata: ObjectMeta & { name: string }
   spec: ExtensionConfigSpec
   status?: ObservedExtensionConfigStatus
 }

@@ -2,6 +2,7 @@
 import type { HookConversion, HookDefinition, HookGroupVersion } from '../api/hooks/define.js'
 import { apiVersionOf, compareVersions, type GroupVersionHook, groupHookString, gvhString, hookPath, isKubeVersion } from './identity.js'
 import { type Direction, validate } from './validate.js'
+import { DNS1123_SUBDOMAIN_PATTERN } from '../api/extension-config-rules.js'
 import { GROUP } from '../api/hooks/v1alpha1/constants.js'
 import { schemaProperties } from '../api/schema.js'
 
@@ -25,7 +26,7 @@ export interface CatalogHook {
 export type ValidationResult = { valid: true } | { valid: false, message: string }
 
 const HOOK_NAME = /^[A-Z][A-Za-z0-9]*$/
-const GROUP_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/
+const GROUP_NAME = new RegExp(DNS1123_SUBDOMAIN_PATTERN)
 
 const keyOf = (gvh: GroupVersionHook) => `${gvh.group}/${gvh.version}/${gvh.hook}`
 const groupHookKey = (group: string, hook: string) => `${group}/${hook}`

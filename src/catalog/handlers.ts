@@ -1,15 +1,12 @@
 // Rules for extension handlers shared by servers (checked at registration) and clients (checked on discovery).
 import { DEFAULT_HANDLER_TIMEOUT_SECONDS, FAILURE_POLICIES, MAX_HANDLER_TIMEOUT_SECONDS } from '../api/hooks/v1alpha1/constants.js'
 import { DNS1123_LABEL_MESSAGE, DNS1123_LABEL_PATTERN } from '../api/extension-config-rules.js'
+import type { FailurePolicy } from '../api/hooks/v1alpha1/types.js'
 import type { Catalog } from './catalog.js'
 import { parseApiVersion } from './identity.js'
 
-export { DEFAULT_HANDLER_TIMEOUT_SECONDS, FAILURE_POLICIES, MAX_HANDLER_TIMEOUT_SECONDS }
-
 /** Request and response bodies larger than this are refused on both sides (Cluster API v1.14). */
 export const MAX_BODY_BYTES = 20 * 1024 * 1024
-
-export type FailurePolicy = typeof FAILURE_POLICIES[number]
 
 /** A handler as an extension announces it in its Discovery response. */
 export interface AnnouncedHandler {

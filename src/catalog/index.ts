@@ -4,6 +4,5 @@ export { apiVersionOf, compareVersions, type GroupVersionHook, groupHookString, 
 export { buildOpenAPIDocument, hooksOpenAPIDocument, OPENAPI_VERSION, operationId, type OpenAPIDocument, type OpenAPIOptions, renderOpenAPI } from './openapi.js'
 export { validate } from './validate.js'
 export {
-  type AnnouncedHandler, DEFAULT_HANDLER_TIMEOUT_SECONDS, defaultHandler, dns1123LabelErrors, FAILURE_POLICIES, type FailurePolicy, type Handler,
-  handlerErrors, MAX_BODY_BYTES, MAX_HANDLER_TIMEOUT_SECONDS, validateDiscoveredHandlers
+  type AnnouncedHandler, defaultHandler, dns1123LabelErrors, type Handler, handlerErrors, MAX_BODY_BYTES, validateDiscoveredHandlers
 } from './handlers.js'

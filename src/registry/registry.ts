@@ -1,6 +1,7 @@
 // The registry of extension handlers: every handler of every discovered ExtensionConfig, by registered name.
 import type { ClientConfig, ExtensionConfig, LabelSelector } from '../api/extension-config.js'
-import { DEFAULT_HANDLER_TIMEOUT_SECONDS, type FailurePolicy } from '../catalog/handlers.js'
+import { DEFAULT_HANDLER_TIMEOUT_SECONDS } from '../api/hooks/v1alpha1/constants.js'
+import type { FailurePolicy } from '../api/hooks/v1alpha1/types.js'
 import { type GroupVersionHook, parseApiVersion } from '../catalog/identity.js'
 import { labelSelectorErrors } from './selector.js'
 

@@ -2,7 +2,7 @@
 // deadline, check what it returned. Every problem is a Failure response (HTTP 200), like Cluster API's server.
 import type { Logger } from 'pino'
 import type { Catalog, CatalogHook } from '../catalog/catalog.js'
-import { DEFAULT_HANDLER_TIMEOUT_SECONDS, MAX_HANDLER_TIMEOUT_SECONDS } from '../catalog/handlers.js'
+import { DEFAULT_HANDLER_TIMEOUT_SECONDS, MAX_HANDLER_TIMEOUT_SECONDS } from '../api/hooks/v1alpha1/constants.js'
 import type { RawBody } from './body.js'
 import type { Deadlines } from './deadlines.js'
 import { parseGoDuration } from './duration.js'

@@ -2,7 +2,7 @@
 import type { Logger } from 'pino'
 import type { HookDefinition } from '../api/hooks/define.js'
 import type { HookTypes } from '../api/hooks/v1alpha1/types.js'
-import type { FailurePolicy } from '../catalog/handlers.js'
+import type { FailurePolicy } from '../api/hooks/v1alpha1/types.js'
 
 /** Every field of a v1alpha1 hook response. */
 type ResponseField = { [N in keyof HookTypes]: keyof HookTypes[N]['response'] }[keyof HookTypes]

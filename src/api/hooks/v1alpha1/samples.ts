@@ -14,7 +14,7 @@ const NAMESPACE = 'default'
 const CLUSTER = 'sample'
 const FROM = 'v1.32.3'
 const TO = 'v1.33.0'
-const typeMeta = (hook: string) => ({ kind: `${hook}Request`, apiVersion: API_VERSION })
+const requestTypeMeta = (hook: string) => ({ kind: `${hook}Request`, apiVersion: API_VERSION })
 const labels = { 'cluster.x-k8s.io/cluster-name': CLUSTER, 'topology.cluster.x-k8s.io/owned': '' }
 
 /** The Cluster as Cluster API sends it: no status, no managedFields, topology version already at the target. */
@@ -151,18 +151,18 @@ const plan = { controlPlaneUpgrades: [{ version: TO }], workersUpgrades: [{ vers
 
 /** The sample request of every v1alpha1 hook, by hook name. */
 export const sampleRequests = {
-  Discovery: typeMeta('Discovery') satisfies RequestOf<typeof Discovery>,
-  BeforeClusterCreate: { ...typeMeta('BeforeClusterCreate'), cluster: newCluster } satisfies RequestOf<typeof BeforeClusterCreate>,
-  AfterControlPlaneInitialized: { ...typeMeta('AfterControlPlaneInitialized'), cluster } satisfies RequestOf<typeof AfterControlPlaneInitialized>,
-  BeforeClusterUpgrade: { ...typeMeta('BeforeClusterUpgrade'), cluster, fromKubernetesVersion: FROM, toKubernetesVersion: TO, ...plan } satisfies RequestOf<typeof BeforeClusterUpgrade>,
-  BeforeControlPlaneUpgrade: { ...typeMeta('BeforeControlPlaneUpgrade'), cluster, fromKubernetesVersion: FROM, toKubernetesVersion: TO, ...plan } satisfies RequestOf<typeof BeforeControlPlaneUpgrade>,
-  AfterControlPlaneUpgrade: { ...typeMeta('AfterControlPlaneUpgrade'), cluster, kubernetesVersion: TO, workersUpgrades: [{ version: TO }] } satisfies RequestOf<typeof AfterControlPlaneUpgrade>,
-  BeforeWorkersUpgrade: { ...typeMeta('BeforeWorkersUpgrade'), cluster, fromKubernetesVersion: FROM, toKubernetesVersion: TO, workersUpgrades: [{ version: TO }] } satisfies RequestOf<typeof BeforeWorkersUpgrade>,
-  AfterWorkersUpgrade: { ...typeMeta('AfterWorkersUpgrade'), cluster, kubernetesVersion: TO } satisfies RequestOf<typeof AfterWorkersUpgrade>,
-  AfterClusterUpgrade: { ...typeMeta('AfterClusterUpgrade'), cluster, kubernetesVersion: TO } satisfies RequestOf<typeof AfterClusterUpgrade>,
-  BeforeClusterDelete: { ...typeMeta('BeforeClusterDelete'), cluster } satisfies RequestOf<typeof BeforeClusterDelete>,
+  Discovery: requestTypeMeta('Discovery') satisfies RequestOf<typeof Discovery>,
+  BeforeClusterCreate: { ...requestTypeMeta('BeforeClusterCreate'), cluster: newCluster } satisfies RequestOf<typeof BeforeClusterCreate>,
+  AfterControlPlaneInitialized: { ...requestTypeMeta('AfterControlPlaneInitialized'), cluster } satisfies RequestOf<typeof AfterControlPlaneInitialized>,
+  BeforeClusterUpgrade: { ...requestTypeMeta('BeforeClusterUpgrade'), cluster, fromKubernetesVersion: FROM, toKubernetesVersion: TO, ...plan } satisfies RequestOf<typeof BeforeClusterUpgrade>,
+  BeforeControlPlaneUpgrade: { ...requestTypeMeta('BeforeControlPlaneUpgrade'), cluster, fromKubernetesVersion: FROM, toKubernetesVersion: TO, ...plan } satisfies RequestOf<typeof BeforeControlPlaneUpgrade>,
+  AfterControlPlaneUpgrade: { ...requestTypeMeta('AfterControlPlaneUpgrade'), cluster, kubernetesVersion: TO, workersUpgrades: [{ version: TO }] } satisfies RequestOf<typeof AfterControlPlaneUpgrade>,
+  BeforeWorkersUpgrade: { ...requestTypeMeta('BeforeWorkersUpgrade'), cluster, fromKubernetesVersion: FROM, toKubernetesVersion: TO, workersUpgrades: [{ version: TO }] } satisfies RequestOf<typeof BeforeWorkersUpgrade>,
+  AfterWorkersUpgrade: { ...requestTypeMeta('AfterWorkersUpgrade'), cluster, kubernetesVersion: TO } satisfies RequestOf<typeof AfterWorkersUpgrade>,
+  AfterClusterUpgrade: { ...requestTypeMeta('AfterClusterUpgrade'), cluster, kubernetesVersion: TO } satisfies RequestOf<typeof AfterClusterUpgrade>,
+  BeforeClusterDelete: { ...requestTypeMeta('BeforeClusterDelete'), cluster } satisfies RequestOf<typeof BeforeClusterDelete>,
   GeneratePatches: {
-    ...typeMeta('GeneratePatches'),
+    ...requestTypeMeta('GeneratePatches'),
     variables,
     items: [
       { uid: '7091de79-e26c-4af5-8be3-071bc4b102c9', holderReference: holder('spec.infrastructureRef'), object: dockerClusterTemplate },
@@ -170,19 +170,19 @@ export const sampleRequests = {
     ]
   } satisfies RequestOf<typeof GeneratePatches>,
   ValidateTopology: {
-    ...typeMeta('ValidateTopology'),
+    ...requestTypeMeta('ValidateTopology'),
     variables,
     items: [
       { holderReference: holder('spec.infrastructureRef'), object: dockerClusterTemplate },
       { holderReference: holder('spec.controlPlaneRef'), object: controlPlaneTemplate, variables: controlPlaneVariables }
     ]
   } satisfies RequestOf<typeof ValidateTopology>,
-  DiscoverVariables: { ...typeMeta('DiscoverVariables') } satisfies RequestOf<typeof DiscoverVariables>,
-  CanUpdateMachine: { ...typeMeta('CanUpdateMachine'), current: machineObjects(FROM), desired: machineObjects(TO) } satisfies RequestOf<typeof CanUpdateMachine>,
-  CanUpdateMachineSet: { ...typeMeta('CanUpdateMachineSet'), current: machineSetObjects(FROM), desired: machineSetObjects(TO) } satisfies RequestOf<typeof CanUpdateMachineSet>,
-  UpdateMachine: { ...typeMeta('UpdateMachine'), desired: machineObjects(TO) } satisfies RequestOf<typeof UpdateMachine>,
+  DiscoverVariables: { ...requestTypeMeta('DiscoverVariables') } satisfies RequestOf<typeof DiscoverVariables>,
+  CanUpdateMachine: { ...requestTypeMeta('CanUpdateMachine'), current: machineObjects(FROM), desired: machineObjects(TO) } satisfies RequestOf<typeof CanUpdateMachine>,
+  CanUpdateMachineSet: { ...requestTypeMeta('CanUpdateMachineSet'), current: machineSetObjects(FROM), desired: machineSetObjects(TO) } satisfies RequestOf<typeof CanUpdateMachineSet>,
+  UpdateMachine: { ...requestTypeMeta('UpdateMachine'), desired: machineObjects(TO) } satisfies RequestOf<typeof UpdateMachine>,
   GenerateUpgradePlan: {
-    ...typeMeta('GenerateUpgradePlan'),
+    ...requestTypeMeta('GenerateUpgradePlan'),
     cluster,
     fromControlPlaneKubernetesVersion: 'v1.31.6',
     fromWorkersKubernetesVersion: 'v1.31.6',
