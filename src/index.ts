@@ -6,7 +6,7 @@ export { defineHook, type HookConversion, type HookDefinition, type HookGroupVer
 export * as schema from './api/schema.js'
 export { Catalog, CatalogError, type CatalogHook, createCatalog, type GroupVersionHook, HOOKS_GROUP, type ValidationResult } from './catalog/index.js'
 export {
-  createExtensionServer, defineHandler, HookError, RegistrationError, runtimeExtension,
+  createExtensionServer, defineHandler, HookError, ExtensionHandlerError, runtimeExtension,
   type ExtensionHandler, type ExtensionServer, type ExtensionServerOptions, type HandlerContext, type HandlerResult, type RuntimeExtensionOptions
 } from './server/index.js'
 export {

@@ -29,7 +29,7 @@ interface ServeOptions {
 export function serveCommand (): Command {
   return new Command('serve')
     .description('serve a Runtime Extension over HTTPS: the reference extension, or the handlers of your module')
-    .option('--handlers <module>', 'a module whose default export (or `handlers` export) is an array of handler registrations')
+    .option('--handlers <module>', 'a module whose default export (or `handlers` export) is an array of extension handlers')
     .option('--port <port>', 'port to listen on', portOption, 9443)
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--cert-dir <dir>', 'directory with tls.crt and tls.key (generated there when missing)')
@@ -46,7 +46,7 @@ export function serveCommand (): Command {
 export async function loadHandlers (module: string): Promise<ExtensionHandler[]> {
   const loaded = await import(pathToFileURL(resolve(module)).href) as { default?: unknown, handlers?: unknown }
   const handlers = Array.isArray(loaded.default) ? loaded.default : loaded.handlers
-  if (!Array.isArray(handlers)) throw new Error(`${module} must export an array of handler registrations as its default export or as \`handlers\``)
+  if (!Array.isArray(handlers)) throw new Error(`${module} must export an array of extension handlers as its default export or as \`handlers\``)
   return handlers as ExtensionHandler[]
 }
 

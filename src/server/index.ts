@@ -4,6 +4,6 @@ export { DEFAULT_DEADLINE_MARGIN_MS, runtimeExtension, type RuntimeExtensionOpti
 export {
   defineHandler, HookError, type ExtensionHandler, type ExtensionHandlers, type HandlerContext, type HandlerFunction, type HandlerResult
 } from './types.js'
-export { RegistrationError } from './registration.js'
+export { ExtensionHandlerError } from './handlers.js'
 export { parseGoDuration } from './duration.js'
 export type { TLSFileOptions } from '../tls/watcher.js'

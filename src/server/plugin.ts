@@ -15,7 +15,7 @@ import { Deadlines } from './deadlines.js'
 import { methodNotAllowed } from '../http/operations.js'
 import { lazyChildLogger } from './lazy-logger.js'
 import { createMetrics, type ServerMetrics } from './metrics.js'
-import { RegistrationError, resolveHandlers } from './registration.js'
+import { ExtensionHandlerError, resolveHandlers } from './handlers.js'
 import type { ExtensionHandler, ExtensionHandlers } from './types.js'
 
 /** The default safety margin between a handler's deadline and the caller's timeout. */
@@ -44,7 +44,7 @@ interface PreparedExtension {
 /** Checks the handlers against the catalog (names, timeouts, policies, known hooks) and builds the routes. */
 export function prepareExtension (handlers: readonly ExtensionHandler[], catalog: Catalog = createCatalog()): PreparedExtension {
   const resolved = resolveHandlers(catalog, handlers)
-  if (catalog.versions(GROUP, 'Discovery').length === 0) throw new RegistrationError(`catalog "${catalog.name}" has no ${GROUP} Discovery hook; start from createCatalog()`)
+  if (catalog.versions(GROUP, 'Discovery').length === 0) throw new ExtensionHandlerError(`catalog "${catalog.name}" has no ${GROUP} Discovery hook; start from createCatalog()`)
   const discoveryHook = catalog.discoveryHook()
   const discovery = { status: 'Success' as const, handlers: resolved.map(r => r.announced) }
   return {
@@ -93,7 +93,7 @@ export function mountHookRoutes (scope: FastifyInstance, extension: PreparedExte
  *
  * Called with the options first, it types every inline handler from its hook (fastify's `register` cannot pass
  * that typing through its options); registered directly, it takes handlers made with defineHandler.
- * Handlers are checked when the plugin loads: `app.ready()` rejects with a RegistrationError naming every problem.
+ * Handlers are checked when the plugin loads: `app.ready()` rejects with a ExtensionHandlerError naming every problem.
  * Cluster API calls extensions over HTTPS only: serve the app with TLS (or use createExtensionServer).
  */
 interface RuntimeExtensionPlugin extends FastifyPluginAsync<RuntimeExtensionOptions> {

@@ -1,5 +1,5 @@
 // createExtensionServer: a Runtime Extension served over HTTPS by fastify. The route table is declarative
-// (hook routes from the registrations, Discovery from the same list, operations routes); handlers are small
+// (hook routes from the handlers, Discovery from the same list, operations routes); handlers are small
 // functions; the only middleware is what every request needs (body reading, JSON errors, request ids).
 import { randomUUID } from 'node:crypto'
 import { posix } from 'node:path'
@@ -18,7 +18,7 @@ import { listenAt, operationsRoutes } from '../http/operations.js'
 import { lazyChildLogger } from './lazy-logger.js'
 import { createMetrics } from './metrics.js'
 import { mountHookRoutes, prepareExtension, type RuntimeExtensionOptions } from './plugin.js'
-import { RegistrationError } from './registration.js'
+import { ExtensionHandlerError } from './handlers.js'
 import { httpsOptions, watchCertificates, type TLSFileOptions } from '../tls/watcher.js'
 
 /** Connection limits, so that a slow or idle client cannot hold the server (anchors §6.2). */
@@ -79,8 +79,8 @@ export interface ExtensionServer {
 }
 
 export function createExtensionServer<const T extends readonly HookDefinition[]> (options: ExtensionServerOptions<T>): ExtensionServer {
-  if (options.tls && options.insecureHttp) throw new RegistrationError('pass either tls or insecureHttp, not both')
-  if (!options.tls && !options.insecureHttp) throw new RegistrationError('TLS is required: pass tls { certFile, keyFile } (or insecureHttp: true to serve plain HTTP on purpose)')
+  if (options.tls && options.insecureHttp) throw new ExtensionHandlerError('pass either tls or insecureHttp, not both')
+  if (!options.tls && !options.insecureHttp) throw new ExtensionHandlerError('TLS is required: pass tls { certFile, keyFile } (or insecureHttp: true to serve plain HTTP on purpose)')
   const extension = prepareExtension(options.handlers, options.catalog)
   const { catalog, discovery } = extension
   const prefix = normalizePrefix(options.pathPrefix)

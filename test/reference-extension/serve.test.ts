@@ -57,7 +57,7 @@ t.test('explicit certificate files and module errors', async (t) => {
   t.ok(server.address()?.port)
   await t.rejects(serve({ ...base, tlsCert: join(dir, 'tls.crt') }, () => {}), /--tls-cert and --tls-key go together/)
   writeFileSync(join(dir, 'bad.mjs'), 'export default 42\n')
-  await t.rejects(loadHandlers(join(dir, 'bad.mjs')), /must export an array of handler registrations/)
+  await t.rejects(loadHandlers(join(dir, 'bad.mjs')), /must export an array of extension handlers/)
   writeFileSync(join(dir, 'default.mjs'), 'export default []\n')
   t.same(await loadHandlers(join(dir, 'default.mjs')), [])
 })

@@ -2,7 +2,7 @@
 import t from 'tap'
 import { Catalog } from '../../src/catalog/catalog.js'
 import { createCatalog } from '../../src/catalog/default.js'
-import { createExtensionServer, parseGoDuration, RegistrationError, type ExtensionHandler } from '../../src/server/index.js'
+import { createExtensionServer, parseGoDuration, ExtensionHandlerError, type ExtensionHandler } from '../../src/server/index.js'
 import { handlerBudgetMs } from '../../src/server/call.js'
 import { isJsonContentType } from '../../src/http/content-type.js'
 import { BeforeClusterCreate, Discovery, GeneratePatches } from '../../src/api/hooks/v1alpha1/index.js'
@@ -28,7 +28,7 @@ t.test('registration errors are thrown up front, all at once, naming the handler
   ]
   for (const [name, handlers, message] of cases) {
     t.throws(() => create(handlers), message, name)
-    t.throws(() => create(handlers), RegistrationError, `${name}: RegistrationError`)
+    t.throws(() => create(handlers), ExtensionHandlerError, `${name}: ExtensionHandlerError`)
   }
   const both = (() => { try { create([{ hook: BeforeClusterCreate, name: 'A', handler: ok, timeoutSeconds: 99 }]) } catch (err) { return (err as Error).message } })()
   t.match(both, /not valid[\s\S]*timeoutSeconds 99/, 'every problem reported')
