@@ -11,7 +11,7 @@ import { INJECT_CA_FROM_SECRET_ANNOTATION, V1BETA2_API_VERSION } from '../api/co
 import { runController } from '../controller/run.js'
 import { referenceHandlers } from '../reference-extension/index.js'
 import { createExtensionServer } from '../server/server.js'
-import { writeLoopbackServingCertificate } from '../tls/certificates.js'
+import { writeLoopbackServingCertificate } from '../tls/index.js'
 import { portOption } from './options.js'
 import { renderStatus } from './status.js'
 import { table } from './table.js'

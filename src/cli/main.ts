@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// The runtime-sdk command. Each subcommand lives in its own file and is registered here.
+// The runtime-sdk command: main.ts registers the subcommands, each in its own file; options.ts parses option values,
+// table.ts prints tables, controller-status.ts reads a running controller's status.
 import { Command } from 'commander'
 import { callCommand } from './call.js'
 import { controllerCommand } from './controller.js'

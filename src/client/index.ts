@@ -1,4 +1,7 @@
-// The runtime client: discover extensions and call their handlers with Cluster API's semantics.
+// The runtime client: discover extensions and call their handlers with Cluster API's semantics. runtime-client.ts is
+// the interface, client.ts the HTTPS client (matching, aggregation across handlers), invoke.ts one handler call, wire.ts
+// the HTTP exchange and decoding, outcomes.ts what a call came to, transport.ts URLs, TLS and connection pools,
+// extension-configs.ts ExtensionConfigs from files, errors.ts the errors.
 export type { CallOptions, CallResult, HandlerOutcome, HandlerOutcomeKind, KubeObject, RuntimeClient } from './runtime-client.js'
 export { HttpRuntimeClient, type NamespaceLabelsResolver, type RuntimeClientOptions } from './client.js'
 export { RuntimeCallError, TransportError } from './errors.js'

@@ -1,8 +1,7 @@
 // The controller's HTTP endpoint (plain HTTP, meant for loopback or a cluster-internal port): health, metrics
 // and what the controller knows about every ExtensionConfig.
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
-import { HttpError } from '../http/errors.js'
-import { methodNotAllowed, operationsRoutes } from '../http/operations.js'
+import { HttpError, methodNotAllowed, operationsRoutes } from '../http/index.js'
 import type { Controller, ExtensionConfigReport } from './controller.js'
 import type { RejectedManifest } from './file-source.js'
 

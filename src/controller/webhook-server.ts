@@ -6,10 +6,8 @@ import Fastify, { type FastifyInstance } from 'fastify'
 import { pino, type Logger } from 'pino'
 import { reviewConversion } from '../api/conversion.js'
 import { WEBHOOK_PATH } from '../api/crd.js'
-import { isJsonContentType } from '../http/content-type.js'
-import { HttpError } from '../http/errors.js'
-import { listenAt, methodNotAllowed, operationsRoutes } from '../http/operations.js'
-import { httpsOptions, watchCertificates, type TLSFileOptions } from '../tls/watcher.js'
+import { HttpError, isJsonContentType, listenAt, methodNotAllowed, operationsRoutes } from '../http/index.js'
+import { httpsOptions, type TLSFileOptions, watchCertificates } from '../tls/index.js'
 
 /** controller-runtime's webhook port. */
 export const DEFAULT_WEBHOOK_PORT = 9443

@@ -1,8 +1,7 @@
 // Reading hook request bodies: JSON whatever the Content-Type says about it, bounded at 20 MiB without a 413.
 import type { IncomingMessage } from 'node:http'
 import type { FastifyInstance } from 'fastify'
-import { isJsonContentType } from '../http/content-type.js'
-import { HttpError } from '../http/errors.js'
+import { HttpError, isJsonContentType } from '../http/index.js'
 
 /** A request body as read from the wire; parsed later so that every problem becomes a Failure response. */
 export type RawBody = { bytes: Buffer } | { tooLarge: true, limit: number }

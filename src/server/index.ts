@@ -6,4 +6,4 @@ export {
 } from './types.js'
 export { ExtensionHandlerError } from './handlers.js'
 export { parseGoDuration } from './duration.js'
-export type { TLSFileOptions } from '../tls/watcher.js'
+export type { TLSFileOptions } from '../tls/index.js'

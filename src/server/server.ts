@@ -14,12 +14,12 @@ import type { Catalog } from '../catalog/catalog.js'
 import type { AnnouncedHandler } from '../catalog/handlers.js'
 import { buildOpenAPIDocument, OPENAPI_VERSION, type OpenAPIDocument } from '../catalog/openapi.js'
 import type { HookDefinition } from '../api/hooks/define.js'
-import { listenAt, operationsRoutes } from '../http/operations.js'
+import { listenAt, operationsRoutes } from '../http/index.js'
 import { lazyChildLogger } from './lazy-logger.js'
 import { createMetrics } from './metrics.js'
 import { mountHookRoutes, prepareExtension, type RuntimeExtensionOptions } from './plugin.js'
 import { ExtensionHandlerError } from './handlers.js'
-import { httpsOptions, watchCertificates, type TLSFileOptions } from '../tls/watcher.js'
+import { httpsOptions, type TLSFileOptions, watchCertificates } from '../tls/index.js'
 
 /** Connection limits, so that a slow or idle client cannot hold the server (anchors §6.2). */
 export interface ConnectionLimits {

@@ -1,4 +1,5 @@
-// The shape of a hook API definition: what a group version contributes to a catalog.
+// The shape of a hook API definition: what a group version contributes to a catalog. The hooks themselves live
+// in one folder per group version (v1alpha1/).
 import type { Static, TSchema } from 'typebox'
 
 export interface HookMeta {

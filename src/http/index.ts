@@ -1,0 +1,6 @@
+// What every HTTP server of the project shares (the extension server, the controller's endpoint, the conversion
+// webhook): the operations routes (/healthz, /readyz, /metrics, JSON 404 and 405 with stable codes), JSON errors,
+// which request bodies are JSON, and listening with the printed URL.
+export { isJsonContentType } from './content-type.js'
+export { HttpError, sendError } from './errors.js'
+export { listenAt, methodNotAllowed, operationsRoutes } from './operations.js'
