@@ -1,30 +1,39 @@
 // runtime-sdk call: discovers extensions and calls every matching handler of a hook, like Cluster API would.
 import { readFile } from 'node:fs/promises'
-import { Command, Option } from 'commander'
+import { Command } from 'commander'
 import type { ExtensionConfig } from '../api/extension-config.js'
+import type { KubeObject } from '../api/kube-object.js'
+import { schemaProperties } from '../api/schema.js'
+import type { CatalogHook } from '../catalog/catalog.js'
 import { HOOKS_GROUP } from '../catalog/default.js'
 import { HttpRuntimeClient } from '../client/client.js'
 import { RuntimeCallError } from '../client/errors.js'
-import type { CallResult, HandlerOutcome } from '../client/runtime-client.js'
 import { extensionConfigForUrl, readExtensionConfigs } from '../client/extension-configs.js'
+import type { CallResult, HandlerOutcome } from '../client/runtime-client.js'
 import { readObject } from '../kube/manifests.js'
+import {
+  action, type CliIO, clientCertificateOf, clientTlsOptions, type ClientTlsFlags, defaultIO, OperationFailed, type OutputFormat, outputOption,
+  render, UsageError
+} from './command.js'
 import { labelsOption } from './options.js'
-import { type CliIO, defaultIO } from './discover.js'
 import { table } from './table.js'
+import { stringify } from 'yaml'
 
-interface CallCliOptions {
+interface CallCliOptions extends ClientTlsFlags {
   object: string
   extensionConfigs?: string
   url?: string[]
   request?: string
-  caFile?: string
-  certFile?: string
-  keyFile?: string
+  fromKubernetesVersion?: string
+  toKubernetesVersion?: string
   namespaceLabels?: Record<string, string>
   resolve?: string[]
   sequential?: boolean
-  output: 'table' | 'json'
+  output: OutputFormat
 }
+
+/** Request fields a flag can fill, for the hooks whose requests have them (the upgrade hooks). */
+const FIELD_FLAGS = { fromKubernetesVersion: '--from-kubernetes-version', toKubernetesVersion: '--to-kubernetes-version' } as const
 
 const collect = (value: string, previous: string[] = []) => [...previous, value]
 
@@ -33,7 +42,7 @@ function resolver (rules: string[] | undefined): ((url: URL) => URL) | undefined
   if (!rules?.length) return undefined
   const map = new Map(rules.map(rule => {
     const [from, to] = rule.split('=')
-    if (!from || !to) throw new Error(`invalid --resolve "${rule}": expected host[:port]=host:port`)
+    if (!from || !to) throw new UsageError(`--resolve "${rule}": expected host[:port]=host:port`)
     return [from, to] as const
   }))
   return url => {
@@ -45,62 +54,135 @@ function resolver (rules: string[] | undefined): ((url: URL) => URL) | undefined
   }
 }
 
+function hookOf (client: HttpRuntimeClient, name: string): CatalogHook {
+  const parts = name.split('/')
+  return parts.length === 3
+    ? client.catalog.get({ group: parts[0] as string, version: parts[1] as string, hook: parts[2] as string })
+    : client.catalog.latest(HOOKS_GROUP, name)
+}
+
+/**
+ * The request: --request as given, or the object under its kind's field (cluster, machine, ...) with the fields
+ * flags fill; checked before anything is sent, naming the flag or --request for what is missing.
+ */
+async function buildRequest (hook: CatalogHook, object: Record<string, unknown>, opts: CallCliOptions, validate: (request: unknown) => string | undefined): Promise<Record<string, unknown>> {
+  const name = hook.gvh.hook
+  let request: Record<string, unknown>
+  if (opts.request) {
+    request = await readObject(opts.request)
+  } else {
+    const properties = schemaProperties(hook.definition.request)
+    const field = String(object['kind'] ?? '').replace(/^./, c => c.toLowerCase())
+    if (!properties.includes(field)) {
+      throw new UsageError(`a ${name} request has no ${field || 'object'} field for --object ${opts.object}: pass the whole request with --request <file>`)
+    }
+    request = { [field]: object }
+    for (const [key, flag] of Object.entries(FIELD_FLAGS)) {
+      const value = opts[key as keyof typeof FIELD_FLAGS]
+      if (value === undefined) continue
+      if (!properties.includes(key)) throw new UsageError(`${flag} does not apply to ${name}: its request has no ${key}`)
+      request[key] = value
+    }
+  }
+  const problem = validate(request)
+  if (problem) {
+    const required = (hook.definition.request as { required?: string[] }).required ?? []
+    const flags = Object.entries(FIELD_FLAGS).filter(([key]) => required.includes(key) && request[key] === undefined).map(([, flag]) => flag)
+    const fix = !opts.request && flags.length > 0 ? `pass ${flags.join(' and ')}` : 'pass the whole request with --request <file>'
+    throw new UsageError(`the ${name} request is invalid: ${problem}; ${fix}`)
+  }
+  return request
+}
+
+/** A handler's response as shown: kind and apiVersion dropped, GeneratePatches' base64 patches decoded. */
+function shownResponse (response: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  if (!response) return undefined
+  const { kind: _k, apiVersion: _a, ...rest } = response
+  if (Array.isArray(rest['items'])) {
+    rest['items'] = rest['items'].map((item: Record<string, unknown>) => {
+      if (typeof item?.['patch'] !== 'string') return item
+      try {
+        return { ...item, patch: JSON.parse(Buffer.from(item['patch'], 'base64').toString('utf8')) as unknown }
+      } catch {
+        return item
+      }
+    })
+  }
+  return rest
+}
+
 function outcomeRow (o: HandlerOutcome): string[] {
   return [o.name, o.outcome, o.status ?? '', o.retryAfterSeconds !== undefined ? String(o.retryAfterSeconds) : '', `${Math.round(o.durationMs)}ms`, o.error ?? o.message ?? '']
 }
 
+function tableText (hook: CatalogHook, handlers: HandlerOutcome[], response: Record<string, unknown> | undefined): string {
+  let out = table(['HANDLER', 'OUTCOME', 'STATUS', 'RETRY', 'DURATION', 'MESSAGE'], handlers.map(outcomeRow))
+  for (const h of handlers) {
+    const { status: _s, message: _m, retryAfterSeconds: _r, ...fields } = shownResponse(h.response) ?? {}
+    if (Object.keys(fields).length > 0) out += `\n${h.name} response:\n${stringify(fields).replace(/^/gm, '  ').trimEnd()}\n`
+  }
+  if (response) {
+    out += `\n${hook.gvh.hook}: status=${String(response['status'])}` +
+      `${response['retryAfterSeconds'] !== undefined ? ` retryAfterSeconds=${String(response['retryAfterSeconds'])}` : ''}` +
+      `${response['message'] ? ` message=${JSON.stringify(response['message'])}` : ''}\n`
+  }
+  return out
+}
+
 export function callCommand (io: CliIO = defaultIO): Command {
-  return new Command('call')
-    .description('call every handler of a hook whose ExtensionConfig matches the object, and print each outcome and the aggregate')
+  const command = new Command('call')
+    .description('call every handler of a hook whose ExtensionConfig matches the object, and print each outcome, each response and the aggregate')
     .argument('<hook>', `hook name (e.g. BeforeClusterCreate; latest version of ${HOOKS_GROUP}) or <group>/<version>/<Hook>`)
     .requiredOption('--object <file>', 'the object the hook is called for (YAML/JSON); its namespace is matched against namespaceSelectors')
-    .option('--extension-configs <path>', 'directory (or file) with ExtensionConfig YAML/JSON documents')
+    .option('--extension-configs <path>', 'directory (or file) with ExtensionConfig YAML/JSON documents, defaulted and validated as the API server does')
     .option('--url <url>', 'https URL of an extension (repeatable), registered as ExtensionConfig "extension-<n>"', collect)
-    .option('--request <file>', 'request body (YAML/JSON); default: {<kind of object>: <object>}')
-    .option('--ca-file <file>', 'PEM CA bundle for ExtensionConfigs without caBundle')
-    .option('--cert-file <file>', 'PEM client certificate for mTLS')
-    .option('--key-file <file>', 'PEM client key for mTLS')
+    .option('--request <file>', 'the whole request (YAML/JSON); default: the object under its kind (cluster: ...) and the fields below')
+    .option('--from-kubernetes-version <version>', 'fromKubernetesVersion of an upgrade hook\'s request')
+    .option('--to-kubernetes-version <version>', 'toKubernetesVersion of an upgrade hook\'s request')
     .option('--namespace-labels <labels>', 'labels of the object\'s namespace, k=v,... (kubernetes.io/metadata.name is always set)', labelsOption)
     .option('--resolve <rule>', 'connect to another address: host[:port]=host:port (repeatable), e.g. ext.ns.svc:443=127.0.0.1:9443', collect)
     .option('--sequential', 'call handlers one by one like Cluster API (default: in parallel, same aggregate)')
-    .addOption(new Option('--output <format>', 'output format').choices(['table', 'json']).default('table'))
-    .action(async (hookName: string, opts: CallCliOptions) => {
-      let client: HttpRuntimeClient | undefined
+    .addOption(outputOption(['table', 'json', 'yaml']))
+  return clientTlsOptions(command, { certificateAuthority: '--ca-file', clientCertificate: '--cert-file', clientKey: '--key-file' })
+    .action(action(io, async (hookName: string, opts: CallCliOptions) => {
+      const clientCertificate = clientCertificateOf(opts)
+      const resolve = resolver(opts.resolve)
+      if (!opts.extensionConfigs && !opts.url?.length) throw new UsageError('no extensions to call: pass --extension-configs <path> or --url <url>')
+      const object = await readObject(opts.object) as Record<string, unknown> & KubeObject
+      const caBundle = opts.certificateAuthority ? (await readFile(opts.certificateAuthority)).toString('base64') : undefined
+      const configs: ExtensionConfig[] = [
+        ...(opts.extensionConfigs ? await readExtensionConfigs(opts.extensionConfigs) : []),
+        ...(opts.url ?? []).map((url, i) => extensionConfigForUrl(url, `extension-${i + 1}`))
+      ]
+      if (configs.length === 0) throw new UsageError(`${opts.extensionConfigs ?? ''} holds no ExtensionConfig`)
+      for (const ec of configs) if (caBundle && !ec.spec.clientConfig.caBundle) ec.spec.clientConfig.caBundle = caBundle
+      const client = new HttpRuntimeClient({
+        namespaceLabels: ns => ({ 'kubernetes.io/metadata.name': ns, ...opts.namespaceLabels }),
+        ...(resolve ? { resolve } : {}),
+        ...(clientCertificate ? { clientCertificate } : {}),
+        backoff: false
+      })
       try {
-        const object = await readObject(opts.object)
-        const request = opts.request
-          ? await readObject(opts.request)
-          : { [String(object['kind'] ?? 'object').replace(/^./, c => c.toLowerCase())]: object }
-        const caBundle = opts.caFile ? (await readFile(opts.caFile)).toString('base64') : undefined
-        const configs: ExtensionConfig[] = [
-          ...(opts.extensionConfigs ? await readExtensionConfigs(opts.extensionConfigs) : []),
-          ...(opts.url ?? []).map((url, i) => extensionConfigForUrl(url, `extension-${i + 1}`))
-        ]
-        if (configs.length === 0) throw new Error('no ExtensionConfigs: use --extension-configs <dir> or --url <url>')
-        for (const ec of configs) if (caBundle && !ec.spec.clientConfig.caBundle) ec.spec.clientConfig.caBundle = caBundle
-        const extraLabels = opts.namespaceLabels ?? {}
-        const resolve = resolver(opts.resolve)
-        client = new HttpRuntimeClient({
-          namespaceLabels: ns => ({ 'kubernetes.io/metadata.name': ns, ...extraLabels }),
-          ...(resolve ? { resolve } : {}),
-          ...(opts.certFile || opts.keyFile ? { clientCertificate: { certFile: opts.certFile ?? '', keyFile: opts.keyFile ?? '' } } : {}),
-          backoff: false
+        const hook = hookOf(client, hookName)
+        const request = await buildRequest(hook, object, opts, r => {
+          const valid = client.catalog.validateRequest(hook.gvh, r)
+          return valid.valid ? undefined : valid.message
         })
-        const parts = hookName.split('/')
-        const hook = parts.length === 3
-          ? client.catalog.get({ group: parts[0] as string, version: parts[1] as string, hook: parts[2] as string })
-          : client.catalog.latest(HOOKS_GROUP, hookName)
         const discovered: ExtensionConfig[] = []
-        let failed = false
         for (const ec of configs) {
           try {
             discovered.push(await client.discover(ec))
           } catch (err) {
-            failed = true
             io.stderr(`error: ${(err as Error).message}\n`)
           }
         }
         client.warmUp(discovered)
+        if (discovered.length === 0) throw new OperationFailed('no extension could be discovered')
+        if ((await client.getAllExtensions(hook.definition, object)).length === 0) {
+          const where = `${object.metadata?.namespace ? `namespace ${object.metadata.namespace}` : 'objects without a namespace'}`
+          io.stderr(`error: no ${hook.gvh.hook} handler to call: none of the ${discovered.length} discovered ExtensionConfigs (of ${configs.length}) has one whose namespaceSelector matches ${where}\n`)
+          throw new OperationFailed('no handler')
+        }
         let result: CallResult<unknown> | undefined
         let error: RuntimeCallError | undefined
         try {
@@ -110,24 +192,18 @@ export function callCommand (io: CliIO = defaultIO): Command {
           error = err
         }
         const handlers = result?.handlers ?? error?.handlers ?? []
-        if (opts.output === 'json') {
-          io.stdout(`${JSON.stringify({ hook: hook.gvh, handlers: handlers.map(({ response: _r, ...h }) => h), ...(result ? { response: result.response } : {}), ...(error ? { error: error.message } : {}) }, null, 2)}\n`)
-        } else {
-          io.stdout(table(['HANDLER', 'OUTCOME', 'STATUS', 'RETRY', 'DURATION', 'MESSAGE'], handlers.map(outcomeRow)))
-          if (result) {
-            const r = result.response as Record<string, unknown>
-            io.stdout(`\n${hook.gvh.hook}: status=${String(r['status'])}` +
-              `${r['retryAfterSeconds'] !== undefined ? ` retryAfterSeconds=${String(r['retryAfterSeconds'])}` : ''}` +
-              `${r['message'] ? ` message=${JSON.stringify(r['message'])}` : ''}\n`)
-          }
+        const response = result?.response as Record<string, unknown> | undefined
+        const document = {
+          hook: hook.gvh,
+          handlers: handlers.map(h => ({ ...h, ...(h.response ? { response: shownResponse(h.response) } : {}) })),
+          ...(response ? { response } : {}),
+          ...(error ? { error: error.message } : {})
         }
+        io.stdout(render(opts.output, document, () => tableText(hook, handlers, response)))
         if (error) io.stderr(`error: ${error.message}\n`)
-        if (error || failed) process.exitCode = 1
-      } catch (err) {
-        io.stderr(`error: ${(err as Error).message}\n`)
-        process.exitCode = 1
+        if (error || discovered.length < configs.length) throw new OperationFailed('the call failed')
       } finally {
-        await client?.close()
+        await client.close()
       }
-    })
+    }))
 }

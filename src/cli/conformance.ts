@@ -1,7 +1,7 @@
 // runtime-sdk conformance: tests any Runtime Extension against the Runtime SDK contract and reports each case.
 // Exit codes: 0 when every required case passes, 1 when one fails, 2 for usage errors (flags, files).
 import { readFile, writeFile } from 'node:fs/promises'
-import { Command, Option } from 'commander'
+import { Command } from 'commander'
 import type { ExtensionConfig } from '../api/extension-config.js'
 import { createCatalog, HOOKS_GROUP } from '../catalog/default.js'
 import type { Catalog } from '../catalog/catalog.js'
@@ -10,27 +10,18 @@ import { loadCABundle, urlForExtension } from '../client/transport.js'
 import { CASES } from '../conformance/cases/index.js'
 import { caseName, evidenceText, renderReport, REPORT_FORMATS, type ReportFormat, summaryLine } from '../conformance/reporters.js'
 import { loadRequestDir, type RequestOverrides } from '../conformance/requests.js'
-import { ConformanceSetupError, runConformance } from '../conformance/runner.js'
+import { runConformance } from '../conformance/runner.js'
 import type { CaseResult, ConformanceReport } from '../conformance/types.js'
-import { type CliIO, defaultIO } from './discover.js'
+import { action, type CliIO, clientCertificateOf, clientTlsOptions, type ClientTlsFlags, defaultIO, EXIT_FAILED, EXIT_OK, hiddenAlias, outputOption, UsageError } from './command.js'
 import { table } from './table.js'
 
-const EXIT_PASSED = 0
-const EXIT_FAILED = 1
-const EXIT_USAGE = 2
-
-interface ConformanceCliOptions {
+interface ConformanceCliOptions extends ClientTlsFlags {
   extensionConfig?: string
-  caBundle?: string
-  clientCert?: string
-  clientKey?: string
   hooks?: string
   requestDir?: string
-  report?: ReportFormat
-  output?: string
+  output: 'table' | ReportFormat
+  outputFile?: string
 }
-
-class UsageError extends Error {}
 
 interface Setup {
   extension: ExtensionConfig
@@ -53,8 +44,8 @@ const readable = async (file: string, flag: string) => {
 /** Checks the flags and files before anything is sent, so that every usage problem exits 2. */
 async function prepare (url: string | undefined, opts: ConformanceCliOptions, catalog: Catalog): Promise<Setup> {
   if ((url === undefined) === (opts.extensionConfig === undefined)) throw new UsageError('pass the https URL of the extension or --extension-config <file> (one of them)')
-  if (opts.output !== undefined && opts.report === undefined) throw new UsageError('--output needs --report junit|json|markdown')
-  if ((opts.clientCert === undefined) !== (opts.clientKey === undefined)) throw new UsageError('--client-cert and --client-key go together')
+  if (opts.outputFile !== undefined && opts.output === 'table') throw new UsageError(`--output-file needs -o ${REPORT_FORMATS.join('|')}`)
+  const clientCertificate = clientCertificateOf(opts)
   let extension: ExtensionConfig
   if (url !== undefined) {
     if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) throw new UsageError(`"${url}" is not a URL: pass https://<host>:<port>[/<path>] or --extension-config <file>`)
@@ -67,8 +58,8 @@ async function prepare (url: string | undefined, opts: ConformanceCliOptions, ca
       throw new UsageError(`--extension-config: ${(err as Error).message}`)
     }
   }
-  if (opts.caBundle !== undefined) {
-    extension.spec.clientConfig.caBundle = (await readable(opts.caBundle, '--ca-bundle')).toString('base64')
+  if (opts.certificateAuthority !== undefined) {
+    extension.spec.clientConfig.caBundle = (await readable(opts.certificateAuthority, '--certificate-authority')).toString('base64')
   }
   let target: string
   try {
@@ -78,10 +69,10 @@ async function prepare (url: string | undefined, opts: ConformanceCliOptions, ca
     throw new UsageError((err as Error).message)
   }
   const setup: Setup = { extension, target, requests: {} }
-  if (opts.clientCert !== undefined && opts.clientKey !== undefined) {
-    await readable(opts.clientCert, '--client-cert')
-    await readable(opts.clientKey, '--client-key')
-    setup.clientCertificate = { certFile: opts.clientCert, keyFile: opts.clientKey }
+  if (clientCertificate) {
+    await readable(clientCertificate.certFile, '--client-certificate')
+    await readable(clientCertificate.keyFile, '--client-key')
+    setup.clientCertificate = clientCertificate
   }
   if (opts.hooks !== undefined) setup.hooks = selectHooks(opts.hooks, catalog)
   if (opts.requestDir !== undefined) {
@@ -134,66 +125,46 @@ function failuresText (report: ConformanceReport): string {
 }
 
 export function conformanceCommand (io: CliIO = defaultIO): Command {
-  return new Command('conformance')
+  const command = new Command('conformance')
     .description('test a Runtime Extension (any implementation) against the Runtime SDK contract: TLS, Discovery and every handler')
     .argument('[url]', 'https URL of the extension (the base URL; hook paths are appended)')
     .option('--extension-config <file>', 'an ExtensionConfig (YAML/JSON) instead of a URL: its url or service, caBundle and settings are used')
-    .option('--ca-bundle <file>', 'PEM CA bundle to verify the extension (default: the ExtensionConfig\'s caBundle, else the system roots)')
-    .option('--client-cert <file>', 'PEM client certificate for mTLS (with --client-key)')
-    .option('--client-key <file>', 'PEM client key for mTLS')
     .option('--hooks <hooks>', 'test only handlers of these hooks, comma separated (e.g. BeforeClusterCreate,GeneratePatches)')
     .option('--request-dir <dir>', 'request bodies replacing the samples: <hook>.json, CamelCase or lowercase (e.g. BeforeClusterCreate.json, beforeclustercreate.json)')
-    .addOption(new Option('--report <format>', 'also write a report').choices([...REPORT_FORMATS]))
-    .option('--output <file>', 'write the report to this file instead of stdout')
+    .addOption(outputOption(['table', ...REPORT_FORMATS], 'table: progress and summary; json, junit, markdown: the report on stdout, progress on stderr'))
+    .option('--output-file <file>', 'write the report to this file instead of stdout (progress stays on stdout)')
     .addHelpText('after', `\nCases (required ones decide the exit code):\n${CASES.map(c => `  ${c.id.padEnd(22)} ${c.level.padEnd(9)} ${c.title}`).join('\n')}\n\n` +
       'Exit codes: 0 every required case passed, 1 a required case failed, 2 usage error.\n')
-    // Bad flags are usage errors: exit 2, not commander's 1.
-    .exitOverride(err => process.exit(err.exitCode === 0 ? 0 : EXIT_USAGE))
-    .action(async (url: string | undefined, opts: ConformanceCliOptions) => {
-      const catalog = createCatalog()
-      let setup: Setup
-      try {
-        setup = await prepare(url, opts, catalog)
-      } catch (err) {
-        if (!(err instanceof UsageError)) throw err
-        io.stderr(`error: ${err.message}\n`)
-        process.exitCode = EXIT_USAGE
-        return
-      }
-      // With a report on stdout, progress goes to stderr so the report stays parseable.
-      const progress = opts.report !== undefined && opts.output === undefined ? io.stderr : io.stdout
-      progress(`runtime-sdk conformance: testing ${setup.target}\n`)
-      let report: ConformanceReport
-      try {
-        report = await runConformance({
-          catalog,
-          extension: setup.extension,
-          requests: setup.requests,
-          ...(setup.clientCertificate ? { clientCertificate: setup.clientCertificate } : {}),
-          ...(setup.hooks ? { hooks: setup.hooks } : {}),
-          onResult: r => progress(progressLine(r))
-        })
-      } catch (err) {
-        if (!(err instanceof ConformanceSetupError)) throw err
-        io.stderr(`error: ${err.message}\n`)
-        process.exitCode = EXIT_USAGE
-        return
-      }
-      progress(`\n${summaryTable(report)}${failuresText(report)}\n${summaryLine(report)}\n`)
-      if (opts.report !== undefined) {
-        const text = renderReport(report, opts.report)
-        if (opts.output === undefined) {
-          io.stdout(text)
-        } else {
-          try {
-            await writeFile(opts.output, text)
-          } catch (err) {
-            io.stderr(`error: --output ${opts.output}: ${(err as Error).message}\n`)
-            process.exitCode = EXIT_USAGE
-            return
-          }
+  clientTlsOptions(command, { certificateAuthority: '--ca-bundle', clientCertificate: '--client-cert' })
+  hiddenAlias(command, '--report <format>', 'output')
+  return command.action(action(io, async (url: string | undefined, opts: ConformanceCliOptions) => {
+    const catalog = createCatalog()
+    const setup = await prepare(url, opts, catalog)
+    const report = opts.output === 'table' ? undefined : opts.output
+    // With a report on stdout, progress goes to stderr so the report stays parseable.
+    const progress = report !== undefined && opts.outputFile === undefined ? io.stderr : io.stdout
+    progress(`runtime-sdk conformance: testing ${setup.target}\n`)
+    const result = await runConformance({
+      catalog,
+      extension: setup.extension,
+      requests: setup.requests,
+      ...(setup.clientCertificate ? { clientCertificate: setup.clientCertificate } : {}),
+      ...(setup.hooks ? { hooks: setup.hooks } : {}),
+      onResult: r => progress(progressLine(r))
+    })
+    progress(`\n${summaryTable(result)}${failuresText(result)}\n${summaryLine(result)}\n`)
+    if (report !== undefined) {
+      const text = renderReport(result, report)
+      if (opts.outputFile === undefined) {
+        io.stdout(text)
+      } else {
+        try {
+          await writeFile(opts.outputFile, text)
+        } catch (err) {
+          throw new UsageError(`--output-file ${opts.outputFile}: ${(err as Error).message}`)
         }
       }
-      process.exitCode = report.passed ? EXIT_PASSED : EXIT_FAILED
-    })
+    }
+    process.exitCode = result.passed ? EXIT_OK : EXIT_FAILED
+  }))
 }

@@ -1,7 +1,8 @@
 // runtime-sdk controller: runs the ExtensionConfig controller on the Kubernetes API or on a directory.
-import { Command } from 'commander'
+import { Command, Option } from 'commander'
 import { pino } from 'pino'
-import { runController, type RunningController } from '../controller/run.js'
+import { runController } from '../controller/run.js'
+import { action, type CliIO, defaultIO, hiddenAlias, UsageError } from './command.js'
 import { countOption, durationOption, portOption } from './options.js'
 
 interface ControllerCliOptions {
@@ -19,13 +20,13 @@ interface ControllerCliOptions {
   concurrency: number
   rediscoveryInterval: number
   resyncInterval: number
-  clientCertFile?: string
-  clientKeyFile?: string
+  clientCertificate?: string
+  clientKey?: string
   logLevel: string
 }
 
-export function controllerCommand (): Command {
-  return new Command('controller')
+export function controllerCommand (io: CliIO = defaultIO): Command {
+  const command = new Command('controller')
     .description('run the ExtensionConfig controller: discover extensions, write status, keep the handler registry')
     .option('--extension-configs <dir>', 'embedded mode: read ExtensionConfig, Secret and Namespace manifests from a directory (watched; status kept in memory)')
     .option('--kubeconfig <file>', 'Kubernetes mode (the default): kubeconfig to use (default: KUBECONFIG, ~/.kube/config, in-cluster)')
@@ -39,47 +40,36 @@ export function controllerCommand (): Command {
     .option('--webhook-port <port>', 'serve the CRD conversion webhook (HTTPS, /convert) on this port', portOption)
     .option('--webhook-cert-dir <dir>', 'directory with tls.crt and tls.key for the webhook', '/tmp/k8s-webhook-server/serving-certs')
     .option('--concurrency <n>', 'ExtensionConfigs reconciled at once', countOption, 10)
-    .option('--rediscovery-interval <duration>', 're-run discovery of healthy extensions this often (0 turns it off)', durationOption, 600_000)
-    .option('--resync-interval <duration>', 'reconcile everything this often as a safety net (0 turns it off)', durationOption, 36_000_000)
-    .option('--client-cert-file <file>', 'PEM client certificate presented to extensions (mTLS)')
-    .option('--client-key-file <file>', 'PEM client key presented to extensions (mTLS)')
+    .addOption(new Option('--rediscovery-interval <duration>', 're-run discovery of healthy extensions this often (0 turns it off)').argParser(durationOption).default(600_000, '10m'))
+    .addOption(new Option('--resync-interval <duration>', 'reconcile everything this often as a safety net (0 turns it off)').argParser(durationOption).default(36_000_000, '10h'))
+    .option('--client-certificate <file>', 'PEM client certificate presented to extensions (mTLS; with --client-key)')
+    .option('--client-key <file>', 'PEM key of --client-certificate')
     .option('--log-level <level>', 'pino log level', 'info')
-    .action(async (opts: ControllerCliOptions) => { await startControllerCli(opts) })
+  hiddenAlias(command, '--client-cert-file <file>', 'clientCertificate')
+  hiddenAlias(command, '--client-key-file <file>', 'clientKey')
+  return command.action(action(io, async (opts: ControllerCliOptions) => { await startControllerCli(opts) }))
 }
 
 async function startControllerCli (opts: ControllerCliOptions): Promise<void> {
-  const logger = pino({ level: opts.logLevel }, pino.destination(2))
-  if (Boolean(opts.clientCertFile) !== Boolean(opts.clientKeyFile)) {
-    logger.error('--client-cert-file and --client-key-file go together')
-    process.exitCode = 2
-    return
-  }
+  if (Boolean(opts.clientCertificate) !== Boolean(opts.clientKey)) throw new UsageError('--client-certificate and --client-key go together')
   if (opts.extensionConfigs && (opts.kubeconfig || opts.leaderElect || opts.labelSelector)) {
-    logger.error('--extension-configs (embedded mode) does not combine with --kubeconfig, --label-selector or --leader-elect')
-    process.exitCode = 2
-    return
+    throw new UsageError('--extension-configs (embedded mode) does not combine with --kubeconfig, --label-selector or --leader-elect')
   }
-  let running: RunningController
-  try {
-    running = await runController({
-      ...(opts.extensionConfigs ? { extensionConfigsDir: opts.extensionConfigs } : {}),
-      ...(opts.kubeconfig ? { kubeconfig: opts.kubeconfig } : {}),
-      ...(opts.labelSelector ? { labelSelector: opts.labelSelector } : {}),
-      ...(opts.leaderElect ? { leaderElection: { namespace: opts.leaderElectionNamespace, name: opts.leaderElectionId } } : {}),
-      readOnly: opts.readOnly ?? false,
-      http: { host: opts.metricsHost, port: opts.metricsPort },
-      ...(opts.webhookPort !== undefined ? { webhook: { host: '0.0.0.0', port: opts.webhookPort, certDir: opts.webhookCertDir } } : {}),
-      concurrency: opts.concurrency,
-      rediscoveryIntervalMs: opts.rediscoveryInterval,
-      resyncIntervalMs: opts.resyncInterval,
-      ...(opts.clientCertFile && opts.clientKeyFile ? { clientCertificate: { certFile: opts.clientCertFile, keyFile: opts.clientKeyFile } } : {}),
-      logger
-    })
-  } catch (err) {
-    logger.error({ err: (err as Error).message }, 'the controller could not start')
-    process.exitCode = 1
-    return
-  }
+  const logger = pino({ level: opts.logLevel }, pino.destination(2))
+  const running = await runController({
+    ...(opts.extensionConfigs ? { extensionConfigsDir: opts.extensionConfigs } : {}),
+    ...(opts.kubeconfig ? { kubeconfig: opts.kubeconfig } : {}),
+    ...(opts.labelSelector ? { labelSelector: opts.labelSelector } : {}),
+    ...(opts.leaderElect ? { leaderElection: { namespace: opts.leaderElectionNamespace, name: opts.leaderElectionId } } : {}),
+    readOnly: opts.readOnly ?? false,
+    http: { host: opts.metricsHost, port: opts.metricsPort },
+    ...(opts.webhookPort !== undefined ? { webhook: { host: '0.0.0.0', port: opts.webhookPort, certDir: opts.webhookCertDir } } : {}),
+    concurrency: opts.concurrency,
+    rediscoveryIntervalMs: opts.rediscoveryInterval,
+    resyncIntervalMs: opts.resyncInterval,
+    ...(opts.clientCertificate && opts.clientKey ? { clientCertificate: { certFile: opts.clientCertificate, keyFile: opts.clientKey } } : {}),
+    logger
+  })
   logger.info({ url: running.httpUrl, webhook: running.webhookUrl, source: running.controller.source.kind }, 'serving status at /extensionconfigs')
   running.controller.ready().then(() => logger.info('ready'), () => {})
   let stopping = false

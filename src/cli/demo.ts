@@ -12,6 +12,7 @@ import { runController } from '../controller/run.js'
 import { referenceHandlers } from '../reference-extension/index.js'
 import { createExtensionServer } from '../server/server.js'
 import { writeLoopbackServingCertificate } from '../tls/index.js'
+import { action, type CliIO, defaultIO } from './command.js'
 import { portOption } from './options.js'
 import { renderStatus } from './status.js'
 import { table } from './table.js'
@@ -24,25 +25,18 @@ interface DemoOptions {
   logLevel: string
 }
 
-export function demoCommand (): Command {
+export function demoCommand (io: CliIO = defaultIO): Command {
   return new Command('demo')
     .description('run the reference extension and the embedded (file-source) controller together on loopback')
     .option('--dir <dir>', 'directory for the generated manifests and certificates (default: a new temporary one)')
     .option('--extension-port <port>', 'port of the reference extension', portOption, 9443)
     .option('--metrics-port <port>', 'port of the controller\'s HTTP endpoint', portOption, 8080)
     .option('--log-level <level>', 'controller log level', 'warn')
-    .action(async (opts: DemoOptions) => {
-      try {
-        await demo(opts)
-      } catch (err) {
-        process.stderr.write(`error: ${(err as Error).message}\n`)
-        process.exit(1)
-      }
-    })
+    .action(action(io, async (opts: DemoOptions) => { await demo(opts, io) }))
 }
 
-async function demo (opts: DemoOptions): Promise<void> {
-  const say = (line = '') => process.stdout.write(`${line}\n`)
+async function demo (opts: DemoOptions, io: CliIO): Promise<void> {
+  const say = (line = '') => io.stdout(`${line}\n`)
   const dir = resolve(opts.dir ?? await mkdtemp(join(tmpdir(), 'runtime-sdk-demo-')))
   const manifests = join(dir, 'extensionconfigs')
   await mkdir(manifests, { recursive: true })

@@ -1,51 +1,35 @@
 // runtime-sdk discover: calls an extension's Discovery hook and prints its handlers.
-import { Command, Option } from 'commander'
+import { Command } from 'commander'
 import { HttpRuntimeClient } from '../client/client.js'
 import { loadExtensionConfig } from '../client/extension-configs.js'
+import { action, type CliIO, clientCertificateOf, clientTlsOptions, type ClientTlsFlags, defaultIO, type OutputFormat, outputOption, render, UsageError } from './command.js'
 import { table } from './table.js'
 
-export interface CliIO {
-  stdout: (text: string) => void
-  stderr: (text: string) => void
-}
-
-export const defaultIO: CliIO = { stdout: text => process.stdout.write(text), stderr: text => process.stderr.write(text) }
-
-interface DiscoverOptions {
+interface DiscoverOptions extends ClientTlsFlags {
   name: string
-  caFile?: string
-  certFile?: string
-  keyFile?: string
-  output: 'table' | 'json'
+  output: OutputFormat
 }
 
 export function discoverCommand (io: CliIO = defaultIO): Command {
-  return new Command('discover')
+  const command = new Command('discover')
     .description('call the Discovery hook of an extension (https URL or ExtensionConfig file) and list its handlers')
     .argument('<target>', 'https URL of the extension, or a YAML/JSON file with an ExtensionConfig')
     .option('--name <name>', 'ExtensionConfig name used for a URL target (handlers are named <handler>.<name>)', 'extension')
-    .option('--ca-file <file>', 'PEM CA bundle to verify the extension (default: the caBundle of the ExtensionConfig, else system roots)')
-    .option('--cert-file <file>', 'PEM client certificate for mTLS')
-    .option('--key-file <file>', 'PEM client key for mTLS')
-    .addOption(new Option('--output <format>', 'output format').choices(['table', 'json']).default('table'))
-    .action(async (target: string, opts: DiscoverOptions) => {
-      let client: HttpRuntimeClient | undefined
-      try {
-        const ec = await loadExtensionConfig(target, { name: opts.name, ...(opts.caFile ? { caFile: opts.caFile } : {}) })
-        client = new HttpRuntimeClient(opts.certFile || opts.keyFile ? { clientCertificate: { certFile: opts.certFile ?? '', keyFile: opts.keyFile ?? '' } } : {})
-        const discovered = await client.discover(ec)
-        const handlers = discovered.status?.handlers ?? []
-        if (opts.output === 'json') {
-          io.stdout(`${JSON.stringify(handlers, null, 2)}\n`)
-        } else {
-          io.stdout(table(['NAME', 'HOOK', 'API VERSION', 'TIMEOUT', 'FAILURE POLICY'],
-            handlers.map(h => [h.name, h.requestHook.hook, h.requestHook.apiVersion, `${h.timeoutSeconds ?? ''}s`, h.failurePolicy ?? ''])))
-        }
-      } catch (err) {
-        io.stderr(`error: ${(err as Error).message}\n`)
-        process.exitCode = 1
-      } finally {
-        await client?.close()
+    .addOption(outputOption(['table', 'json', 'yaml']))
+  return clientTlsOptions(command, { certificateAuthority: '--ca-file', clientCertificate: '--cert-file', clientKey: '--key-file' })
+    .action(action(io, async (target: string, opts: DiscoverOptions) => {
+      const clientCertificate = clientCertificateOf(opts)
+      if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(target) && !/\.(ya?ml|json)$/i.test(target)) {
+        throw new UsageError(`"${target}" is neither a URL nor a YAML/JSON file: pass https://<host>:<port>[/<path>] or an ExtensionConfig file`)
       }
-    })
+      const ec = await loadExtensionConfig(target, { name: opts.name, ...(opts.certificateAuthority ? { caFile: opts.certificateAuthority } : {}) })
+      const client = new HttpRuntimeClient(clientCertificate ? { clientCertificate } : {})
+      try {
+        const handlers = (await client.discover(ec)).status?.handlers ?? []
+        io.stdout(render(opts.output, handlers, () => table(['NAME', 'HOOK', 'API VERSION', 'TIMEOUT', 'FAILURE POLICY'],
+          handlers.map(h => [h.name, h.requestHook.hook, h.requestHook.apiVersion, `${h.timeoutSeconds ?? ''}s`, h.failurePolicy ?? '']))))
+      } finally {
+        await client.close()
+      }
+    }))
 }

@@ -1,12 +1,14 @@
-import { Command, Option } from 'commander'
+// runtime-sdk hooks: the hooks of the catalog with their paths.
+import { Command } from 'commander'
 import { createCatalog } from '../catalog/default.js'
-import { columns } from './table.js'
+import { action, type CliIO, defaultIO, type OutputFormat, outputOption, render } from './command.js'
+import { table } from './table.js'
 
-export function hooksCommand (): Command {
+export function hooksCommand (io: CliIO = defaultIO): Command {
   return new Command('hooks')
     .description('list the hooks of the catalog with their paths')
-    .addOption(new Option('--output <format>', 'output format').choices(['table', 'json']).default('table'))
-    .action((opts: { output: 'table' | 'json' }) => {
+    .addOption(outputOption(['table', 'json', 'yaml']))
+    .action(action(io, (opts: { output: OutputFormat }) => {
       const catalog = createCatalog()
       const rows = catalog.all().map(h => ({
         hook: h.gvh.hook,
@@ -15,10 +17,6 @@ export function hooksCommand (): Command {
         path: catalog.path(h.gvh, h.definition.meta.singleton ? undefined : '<name>'),
         summary: h.definition.meta.summary
       }))
-      if (opts.output === 'json') {
-        process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`)
-        return
-      }
-      process.stdout.write(columns(rows.map(r => [r.hook, r.blocking ? 'blocking' : '', r.path])))
-    })
+      io.stdout(render(opts.output, rows, () => table(['HOOK', 'API VERSION', 'BLOCKING', 'PATH'], rows.map(r => [r.hook, r.apiVersion, r.blocking ? 'yes' : 'no', r.path]))))
+    }))
 }

@@ -1,11 +1,14 @@
-import { Command, Option } from 'commander'
+// runtime-sdk openapi: the OpenAPI document of every hook.
+import { Command } from 'commander'
 import { hooksOpenAPIDocument, renderOpenAPI } from '../catalog/openapi.js'
+import { action, type CliIO, defaultIO, hiddenAlias, outputOption } from './command.js'
 
-export function openapiCommand (): Command {
-  return new Command('openapi')
+export function openapiCommand (io: CliIO = defaultIO): Command {
+  const command = new Command('openapi')
     .description('print the OpenAPI document of every hook in hooks.runtime.cluster.x-k8s.io')
-    .addOption(new Option('--format <format>', 'output format').choices(['yaml', 'json']).default('yaml'))
-    .action((opts: { format: 'yaml' | 'json' }) => {
-      process.stdout.write(renderOpenAPI(hooksOpenAPIDocument(), opts.format))
-    })
+    .addOption(outputOption(['yaml', 'json']))
+  hiddenAlias(command, '--format <format>', 'output')
+  return command.action(action(io, (opts: { output: 'yaml' | 'json' }) => {
+    io.stdout(renderOpenAPI(hooksOpenAPIDocument(), opts.output))
+  }))
 }

@@ -1,3 +1,4 @@
+// runtime-sdk serve: serves the reference extension, or the handlers of a module, over HTTPS.
 import { existsSync } from 'node:fs'
 import { mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -8,6 +9,7 @@ import { referenceHandlers } from '../reference-extension/index.js'
 import { createExtensionServer } from '../server/server.js'
 import type { ExtensionHandler } from '../server/types.js'
 import { type TLSFileOptions, writeLoopbackServingCertificate } from '../tls/index.js'
+import { action, type CliIO, defaultIO, hiddenAlias, UsageError } from './command.js'
 import { portOption } from './options.js'
 import { columns } from './table.js'
 
@@ -16,45 +18,55 @@ interface ServeOptions {
   port: number
   host: string
   certDir?: string
-  tlsCert?: string
-  tlsKey?: string
-  clientCa?: string
+  tlsCertFile?: string
+  tlsPrivateKeyFile?: string
+  clientCaFile?: string
   insecureHttp?: boolean
   pathPrefix?: string
   responses?: string
   logLevel: string
 }
 
-export function serveCommand (): Command {
-  return new Command('serve')
+export function serveCommand (io: CliIO = defaultIO): Command {
+  const command = new Command('serve')
     .description('serve a Runtime Extension over HTTPS: the reference extension, or the handlers of your module')
     .option('--handlers <module>', 'a module whose default export (or `handlers` export) is an array of extension handlers')
     .option('--port <port>', 'port to listen on', portOption, 9443)
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--cert-dir <dir>', 'directory with tls.crt and tls.key (generated there when missing)')
-    .option('--tls-cert <file>', 'serving certificate (PEM)')
-    .option('--tls-key <file>', 'serving private key (PEM)')
-    .option('--client-ca <file>', 'require client certificates issued by this CA (mTLS)')
+    .option('--tls-cert-file <file>', 'serving certificate (PEM), with --tls-private-key-file')
+    .option('--tls-private-key-file <file>', 'serving private key (PEM)')
+    .option('--client-ca-file <file>', 'require client certificates issued by this CA (mTLS)')
     .option('--insecure-http', 'serve plain HTTP (Cluster API only calls HTTPS; for tests or behind a TLS proxy)')
     .option('--path-prefix <prefix>', 'path prefix in front of every hook path')
     .option('--responses <file>', 'reference extension: YAML/JSON file presetting lifecycle hook answers, re-read on change')
     .option('--log-level <level>', 'pino log level', 'info')
-    .action(async (opts: ServeOptions) => { await serve(opts) })
+  hiddenAlias(command, '--tls-cert <file>', 'tlsCertFile')
+  hiddenAlias(command, '--tls-key <file>', 'tlsPrivateKeyFile')
+  hiddenAlias(command, '--client-ca <file>', 'clientCaFile')
+  return command.action(action(io, async (opts: ServeOptions) => { await serve(opts, line => io.stderr(`${line}\n`)) }))
 }
 
 export async function loadHandlers (module: string): Promise<ExtensionHandler[]> {
-  const loaded = await import(pathToFileURL(resolve(module)).href) as { default?: unknown, handlers?: unknown }
+  const path = resolve(module)
+  if (!existsSync(path)) throw new UsageError(`--handlers ${module}: no such file`)
+  let loaded: { default?: unknown, handlers?: unknown }
+  try {
+    loaded = await import(pathToFileURL(path).href) as typeof loaded
+  } catch (err) {
+    throw new UsageError(`--handlers ${module} cannot be loaded: ${(err as Error).message.split('\n')[0] ?? ''}`)
+  }
   const handlers = Array.isArray(loaded.default) ? loaded.default : loaded.handlers
-  if (!Array.isArray(handlers)) throw new Error(`${module} must export an array of extension handlers as its default export or as \`handlers\``)
+  if (!Array.isArray(handlers)) throw new UsageError(`${module} must export an array of extension handlers as its default export or as \`handlers\``)
   return handlers as ExtensionHandler[]
 }
 
 /** Certificates from flags, from --cert-dir, or a fresh self-signed CA and serving certificate for localhost. */
 async function tlsFiles (opts: ServeOptions, say: (line: string) => void): Promise<TLSFileOptions & { caFile?: string }> {
-  const clientCa = opts.clientCa ? { clientCaFile: opts.clientCa } : {}
-  if (opts.tlsCert || opts.tlsKey) {
-    if (!opts.tlsCert || !opts.tlsKey) throw new Error('--tls-cert and --tls-key go together')
-    return { certFile: opts.tlsCert, keyFile: opts.tlsKey, ...clientCa }
+  const clientCa = opts.clientCaFile ? { clientCaFile: opts.clientCaFile } : {}
+  if (opts.tlsCertFile || opts.tlsPrivateKeyFile) {
+    if (!opts.tlsCertFile || !opts.tlsPrivateKeyFile) throw new UsageError('--tls-cert-file and --tls-private-key-file go together')
+    return { certFile: opts.tlsCertFile, keyFile: opts.tlsPrivateKeyFile, ...clientCa }
   }
   const dir = opts.certDir ?? await mkdtemp(join(tmpdir(), 'runtime-sdk-serve-'))
   const files = { certFile: join(dir, 'tls.crt'), keyFile: join(dir, 'tls.key'), caFile: join(dir, 'ca.crt') }

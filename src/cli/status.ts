@@ -1,14 +1,14 @@
 // runtime-sdk status: what a running controller knows about every ExtensionConfig (its /extensionconfigs).
-import { Command, Option } from 'commander'
+import { Command } from 'commander'
 import { fetchControllerStatus } from './controller-status.js'
 import type { ObservedCondition } from '../api/extension-config.js'
 import type { StatusDocument } from '../controller/http.js'
-import { type CliIO, defaultIO } from './discover.js'
+import { action, type CliIO, defaultIO, type OutputFormat, outputOption, render } from './command.js'
 import { table } from './table.js'
 
 interface StatusOptions {
   url: string
-  output: 'table' | 'json'
+  output: OutputFormat
 }
 
 export function renderStatus (doc: StatusDocument): string {
@@ -38,14 +38,9 @@ export function statusCommand (io: CliIO = defaultIO): Command {
   return new Command('status')
     .description('show what a running controller knows about every ExtensionConfig')
     .option('--url <url>', 'the controller\'s HTTP endpoint', 'http://127.0.0.1:8080')
-    .addOption(new Option('--output <format>', 'output format').choices(['table', 'json']).default('table'))
-    .action(async (opts: StatusOptions) => {
-      try {
-        const doc = await fetchControllerStatus(opts.url)
-        io.stdout(opts.output === 'json' ? `${JSON.stringify(doc, null, 2)}\n` : renderStatus(doc))
-      } catch (err) {
-        io.stderr(`error: ${(err as Error).message}\n`)
-        process.exitCode = 1
-      }
-    })
+    .addOption(outputOption(['table', 'json', 'yaml']))
+    .action(action(io, async (opts: StatusOptions) => {
+      const doc = await fetchControllerStatus(opts.url)
+      io.stdout(render(opts.output, doc, () => renderStatus(doc)))
+    }))
 }

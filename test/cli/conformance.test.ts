@@ -31,7 +31,7 @@ async function run (args: string[]) {
 
 t.test('a conforming extension: progress per case, a summary table, exit 0, a JSON report file', async t => {
   const output = join(dir, 'report.json')
-  const res = await run([url, '--ca-bundle', caFile, '--hooks', 'beforeclustercreate,GeneratePatches', '--report', 'json', '--output', output])
+  const res = await run([url, '--certificate-authority', caFile, '--hooks', 'beforeclustercreate,GeneratePatches', '-o', 'json', '--output-file', output])
   t.equal(res.code, 0, res.stderr)
   t.equal(res.stderr, '')
   const lines = res.stdout.split('\n')
@@ -48,12 +48,12 @@ t.test('a conforming extension: progress per case, a summary table, exit 0, a JS
 })
 
 t.test('a report on stdout moves the progress to stderr', async t => {
-  const markdown = await run([url, '--ca-bundle', caFile, '--hooks', 'UpdateMachine', '--report', 'markdown'])
+  const markdown = await run([url, '--certificate-authority', caFile, '--hooks', 'UpdateMachine', '-o', 'markdown'])
   t.equal(markdown.code, 0)
   t.match(markdown.stdout, /^# Runtime SDK conformance of https:\/\/127\.0\.0\.1:\d+\/\n\n\*\*PASSED: 13 passed/)
   t.match(markdown.stdout, '| retry-after | update-machine | required | pass |')
   t.match(markdown.stderr, /^runtime-sdk conformance: testing /)
-  const junit = await run([url, '--ca-bundle', caFile, '--hooks', 'UpdateMachine', '--report', 'junit'])
+  const junit = await run([url, '--certificate-authority', caFile, '--hooks', 'UpdateMachine', '--report', 'junit'])
   t.match(junit.stdout, /^<\?xml /)
   t.match(junit.stdout, '<testcase classname="runtime-sdk.conformance.required" name="idempotent [update-machine]"')
 })
@@ -87,7 +87,7 @@ t.test('an advisory failure alone keeps exit 0', async t => {
     }]
   })
   t.teardown(ext.close)
-  const res = await run([ext.url, '--ca-bundle', pkiCa])
+  const res = await run([ext.url, '--certificate-authority', pkiCa])
   t.equal(res.code, 0, res.stdout)
   t.match(res.stdout, /^FAIL {2}timeout-query \[late\] \(advisory\): answered after \d{4,}ms although the request said \?timeout=1s/m)
   t.match(res.stdout, 'PASSED: 12 passed, 1 failed (0 required, 1 advisory)')
@@ -119,17 +119,17 @@ t.test('usage errors exit 2 before anything is sent', async t => {
     [[url, '--extension-config', 'x.yaml'], 'error: pass the https URL of the extension or --extension-config <file> (one of them)'],
     [['localhost:9443'], 'error: "localhost:9443" is not a URL: pass https://<host>:<port>[/<path>] or --extension-config <file>'],
     [['http://127.0.0.1:9443'], 'error: failed to compute URL: expected https scheme, got http'],
-    [[url, '--ca-bundle', join(dir, 'missing.crt')], /^error: --ca-bundle .*missing\.crt: ENOENT/],
-    [[url, '--ca-bundle', notPem], 'error: unable to load root certificates: unable to parse bytes as PEM block'],
-    [[url, '--client-cert', caFile], 'error: --client-cert and --client-key go together'],
-    [[url, '--client-cert', join(dir, 'nope.crt'), '--client-key', caFile], /^error: --client-cert .*nope\.crt: ENOENT/],
+    [[url, '--certificate-authority', join(dir, 'missing.crt')], /^error: --certificate-authority .*missing\.crt: ENOENT/],
+    [[url, '--certificate-authority', notPem], 'error: unable to load root certificates: unable to parse bytes as PEM block'],
+    [[url, '--client-certificate', caFile], 'error: --client-certificate and --client-key go together'],
+    [[url, '--client-certificate', join(dir, 'nope.crt'), '--client-key', caFile], /^error: --client-certificate .*nope\.crt: ENOENT/],
     [[url, '--hooks', 'BeforeClusterCreate,Nope'], /^error: --hooks: unknown hook "Nope"; the hooks with handlers are BeforeClusterCreate, /],
     [[url, '--hooks', ' , '], 'error: --hooks needs at least one hook name'],
     [[url, '--request-dir', badRequests], /^error: .*GeneratePatches\.json: not a valid GeneratePatchesRequest: items: /],
-    [[url, '--output', 'r.xml'], 'error: --output needs --report junit|json|markdown'],
+    [[url, '--output-file', 'r.xml'], 'error: --output-file needs -o junit|json|markdown'],
     [['--extension-config', join(dir, 'missing.yaml')], /^error: --extension-config .*missing\.yaml: ENOENT/],
     [['--extension-config', caFile], /^error: --extension-config: .*no ExtensionConfig found/],
-    [[url, '--client-cert', caFile, '--client-key', dir], /^error: --client-key .*: EISDIR/]
+    [[url, '--client-certificate', caFile, '--client-key', dir], /^error: --client-key .*: EISDIR/]
   ]
   for (const [args, message] of cases) {
     const res = await run(args)
@@ -146,8 +146,8 @@ t.test('--client-cert and --client-key are presented to an extension that requir
   await writeFile(join(mtlsDir, 'client.crt'), client.cert)
   await writeFile(join(mtlsDir, 'client.key'), client.key)
   const server = await start(t, mtls, { handlers: referenceHandlers(), tls: { certFile: mtls.certFile, keyFile: mtls.keyFile, clientCaFile: pkiCa } })
-  const args = [server.url, '--ca-bundle', join(mtlsDir, 'ca.crt'), '--hooks', 'AfterClusterUpgrade']
-  const withCert = await run([...args, '--client-cert', join(mtlsDir, 'client.crt'), '--client-key', join(mtlsDir, 'client.key')])
+  const args = [server.url, '--certificate-authority', join(mtlsDir, 'ca.crt'), '--hooks', 'AfterClusterUpgrade']
+  const withCert = await run([...args, '--client-certificate', join(mtlsDir, 'client.crt'), '--client-key', join(mtlsDir, 'client.key')])
   t.equal(withCert.code, 0, withCert.stdout)
   const without = await run(args)
   t.equal(without.code, 1)
@@ -155,9 +155,9 @@ t.test('--client-cert and --client-key are presented to an extension that requir
 })
 
 t.test('a report file that cannot be written is a usage error', async t => {
-  const res = await run([url, '--ca-bundle', caFile, '--hooks', 'BeforeClusterDelete', '--report', 'json', '--output', join(dir, 'no', 'such', 'dir', 'r.json')])
+  const res = await run([url, '--certificate-authority', caFile, '--hooks', 'BeforeClusterDelete', '-o', 'json', '--output-file', join(dir, 'no', 'such', 'dir', 'r.json')])
   t.equal(res.code, 2)
-  t.match(res.stderr, /^error: --output .*r\.json: ENOENT/)
+  t.match(res.stderr, /^error: --output-file .*r\.json: ENOENT/)
 })
 
 t.test('--help lists the cases and the exit codes', async t => {
@@ -172,5 +172,5 @@ t.test('--help lists the cases and the exit codes', async t => {
 t.test('bad flags exit 2 (commander itself would exit 1)', async t => {
   const bad = await runCli(['conformance', 'https://127.0.0.1:1', '--report', 'xml'])
   t.equal(bad.code, 2)
-  t.match(bad.stderr, /Allowed choices are junit, json, markdown/)
+  t.match(bad.stderr, /Allowed choices are table, junit, json, markdown/)
 })

@@ -5,7 +5,8 @@ import { join } from 'node:path'
 import t from 'tap'
 import { stringify } from 'yaml'
 import { callCommand } from '../../src/cli/call.js'
-import { defaultIO, discoverCommand } from '../../src/cli/discover.js'
+import { defaultIO } from '../../src/cli/command.js'
+import { discoverCommand } from '../../src/cli/discover.js'
 import { cluster, createPki, json, startExtension } from '../helpers/test-extension.js'
 
 const HOOKS = '/hooks.runtime.cluster.x-k8s.io/v1alpha1'
@@ -64,10 +65,11 @@ t.test('call prints every outcome and the aggregate', async t => {
   t.match(out.stdout, /bcc\.test-ext\s+success\s+Success\s+4\s+\d+ms\s+hello c1\n/)
   t.match(out.stdout, /down\.test-ext\s+ignored\s+Success\s+\d+ms\s+http call failed: got response with status code 500 != 200: response : "down"\n/)
   t.match(out.stdout, /\nBeforeClusterCreate: status=Success retryAfterSeconds=4 message="hello c1"\n$/)
-  const asJson = await run(callCommand, ['BeforeClusterCreate', '--object', objectFile, '--url', ext.url, '--ca-file', caFile, '--output', 'json', '--sequential'])
+  const asJson = await run(callCommand, ['BeforeClusterCreate', '--object', objectFile, '--url', ext.url, '--certificate-authority', caFile, '-o', 'json', '--sequential'])
   const parsed = JSON.parse(asJson.stdout)
   t.same(parsed.response, { kind: 'BeforeClusterCreateResponse', apiVersion: API, status: 'Success', message: 'hello c1', retryAfterSeconds: 4 })
   t.same(parsed.handlers.map((h: { name: string }) => h.name), ['bcc.extension-1', 'down.extension-1'])
+  t.same(parsed.handlers[0].response, { status: 'Success', message: 'hello c1', retryAfterSeconds: 4 }, 'each handler\'s response is shown')
 })
 
 t.test('call exits 1 when the aggregate is an error', async t => {
@@ -77,8 +79,8 @@ t.test('call exits 1 when the aggregate is an error', async t => {
   t.match(out.stdout, /bcc\.test-ext\s+failure\s+Failure/)
   t.equal(out.stderr, 'error: failed to call extension handlers for hook "BeforeClusterCreate.hooks.runtime.cluster.x-k8s.io": failed to call extension handler "bcc.test-ext": got failure response with message: no way\n')
   const none = await run(callCommand, ['BeforeClusterCreate', '--object', objectFile])
-  t.equal(none.code, 1)
-  t.equal(none.stderr, 'error: no ExtensionConfigs: use --extension-configs <dir> or --url <url>\n')
+  t.equal(none.code, 2)
+  t.equal(none.stderr, 'error: no extensions to call: pass --extension-configs <path> or --url <url>\n')
 })
 
 t.test('call: namespace labels, resolve and service references', async t => {
@@ -92,8 +94,9 @@ t.test('call: namespace labels, resolve and service references', async t => {
   }))
   const args = ['BeforeClusterCreate', '--object', objectFile, '--extension-configs', svcDir, '--ca-file', caFile, '--resolve', `ext.ns.svc:443=127.0.0.1:${ext.port}`]
   const unmatched = await run(callCommand, args)
-  t.equal(unmatched.code, 0, unmatched.stderr)
-  t.notMatch(unmatched.stdout, /bcc\.svc/, 'the namespace has no team label')
+  t.equal(unmatched.code, 1, 'no handler matched: the call did not happen')
+  t.equal(unmatched.stdout, '')
+  t.equal(unmatched.stderr, 'error: no BeforeClusterCreate handler to call: none of the 1 discovered ExtensionConfigs (of 1) has one whose namespaceSelector matches namespace default\n')
   const matched = await run(callCommand, [...args, '--namespace-labels', 'team=a'])
   t.match(matched.stdout, /bcc\.svc\s+success\s+Success\s+0\s+\d+ms\s+via service/)
   await t.rejects(run(callCommand, [...args, '--namespace-labels', 'nonsense']),

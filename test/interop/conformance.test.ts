@@ -50,7 +50,7 @@ t.test('the runtime-sdk conformance command: exit 0 and a JUnit report', { skip 
   const dir = await mkdtemp(join(tmpdir(), 'conformance-interop-'))
   t.teardown(() => rm(dir, { recursive: true, force: true }))
   const output = join(dir, 'junit.xml')
-  const res = await runCli(['conformance', ext.url, '--ca-bundle', ext.caFile, '--report', 'junit', '--output', output], { timeoutMs: 120_000 })
+  const res = await runCli(['conformance', ext.url, '--certificate-authority', ext.caFile, '-o', 'junit', '--output-file', output], { timeoutMs: 120_000 })
   t.equal(res.code, 0, res.stdout + res.stderr)
   t.match(res.stdout, /\nPASSED: 156 passed, 0 failed \(0 required, 0 advisory\), 1 skipped in [\d.]+ s\n$/)
   const xml = await readFile(output, 'utf8')

@@ -52,10 +52,10 @@ t.test('explicit certificate files and module errors', async (t) => {
   const generated: string[] = []
   const first = await serve({ ...base, certDir: dir }, line => generated.push(line))
   await first.close()
-  const server = await serve({ ...base, tlsCert: join(dir, 'tls.crt'), tlsKey: join(dir, 'tls.key') }, () => {})
+  const server = await serve({ ...base, tlsCertFile: join(dir, 'tls.crt'), tlsPrivateKeyFile: join(dir, 'tls.key') }, () => {})
   t.teardown(() => server.close())
   t.ok(server.address()?.port)
-  await t.rejects(serve({ ...base, tlsCert: join(dir, 'tls.crt') }, () => {}), /--tls-cert and --tls-key go together/)
+  await t.rejects(serve({ ...base, tlsCertFile: join(dir, 'tls.crt') }, () => {}), /--tls-cert-file and --tls-private-key-file go together/)
   writeFileSync(join(dir, 'bad.mjs'), 'export default 42\n')
   await t.rejects(loadHandlers(join(dir, 'bad.mjs')), /must export an array of extension handlers/)
   writeFileSync(join(dir, 'default.mjs'), 'export default []\n')
@@ -64,7 +64,7 @@ t.test('explicit certificate files and module errors', async (t) => {
 
 t.test('the command declares its flags', async (t) => {
   const command = serveCommand()
-  t.same(command.options.map(o => o.long), ['--handlers', '--port', '--host', '--cert-dir', '--tls-cert', '--tls-key', '--client-ca', '--insecure-http', '--path-prefix', '--responses', '--log-level'])
+  t.same(command.options.map(o => o.long), ['--handlers', '--port', '--host', '--cert-dir', '--tls-cert-file', '--tls-private-key-file', '--client-ca-file', '--insecure-http', '--path-prefix', '--responses', '--log-level', '--tls-cert', '--tls-key', '--client-ca'])
   command.exitOverride().configureOutput({ writeErr: () => {} })
   t.throws(() => command.parse(['--port', '70000'], { from: 'user' }), /must be a port number/)
 })
