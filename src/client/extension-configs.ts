@@ -3,7 +3,8 @@
 import { readFile } from 'node:fs/promises'
 import type { ExtensionConfig } from '../api/extension-config.js'
 import { validateExtensionConfig } from '../api/validate.js'
-import { ManifestError, manifestFiles, readDocuments } from '../kube/manifests.js'
+import { manifestFiles, readDocuments } from '../kube/manifests.js'
+import { ManifestError } from '../kube/errors.js'
 
 /** An ExtensionConfig for a bare URL, matching objects in every namespace. */
 export function extensionConfigForUrl (url: string, name: string): ExtensionConfig {

@@ -2,6 +2,7 @@
 // the interface, client.ts the HTTPS client (matching, aggregation across handlers), invoke.ts one handler call, wire.ts
 // the HTTP exchange and decoding, outcomes.ts what a call came to, transport.ts URLs, TLS and connection pools,
 // extension-configs.ts ExtensionConfigs from files, errors.ts the errors.
+export { ManifestError } from '../kube/errors.js'
 export type { CallOptions, CallResult, HandlerOutcome, HandlerOutcomeKind, KubeObject, RuntimeClient } from './runtime-client.js'
 export { HttpRuntimeClient, type NamespaceLabelsResolver, type RuntimeClientOptions } from './client.js'
 export { RuntimeCallError, TransportError } from './errors.js'
@@ -11,4 +12,3 @@ export type { BackoffOptions } from '../backoff/backoff.js'
 export { REQUEST_DURATION_BUCKETS, RuntimeClientMetrics } from './metrics.js'
 export { AgentPool, type AgentPoolOptions, type ClientCertificate, hostLabel, loadCABundle, type ResolveUrl, urlForExtension } from './transport.js'
 export { extensionConfigForUrl, loadExtensionConfig, readExtensionConfigs } from './extension-configs.js'
-export { ManifestError } from '../kube/manifests.js'

@@ -6,14 +6,10 @@ import { VERSION } from '../api/hooks/v1alpha1/constants.js'
 import { sampleRequest } from '../api/hooks/v1alpha1/samples.js'
 import type { Catalog, CatalogHook } from '../catalog/catalog.js'
 import { HOOKS_GROUP } from '../catalog/default.js'
+import { RequestFileError } from './errors.js'
 
 /** Request bodies by hook name (UpperCamelCase), replacing the samples. */
 export type RequestOverrides = Readonly<Record<string, Record<string, unknown>>>
-
-export class RequestFileError extends Error {
-  override name = 'RequestFileError'
-  readonly code = 'ERR_RUNTIME_SDK_REQUEST_FILE'
-}
 
 /** The file names tried for a hook, in order: CamelCase, lowercase, and the fixture style `<hook>.request.json`. */
 export function requestFileNames (hook: string): string[] {

@@ -14,6 +14,7 @@ import { type Exchange, post } from './http.js'
 import { type RequestOverrides, requestFor } from './requests.js'
 import { MODERN_CLIENT, probeTls, type TlsProbe } from './tls-probe.js'
 import type { CaseResult, ConformanceReport } from './types.js'
+import { ConformanceSetupError } from './errors.js'
 
 export interface ConformanceOptions {
   /** extension is the ExtensionConfig to test (a URL makes one with extensionConfigForUrl); clientConfig and settings are used. */
@@ -32,12 +33,6 @@ export interface ConformanceOptions {
   shortTimeoutSeconds?: number
   /** onResult is called as each case finishes (progress output). */
   onResult?: (result: CaseResult) => void
-}
-
-/** The options cannot describe a run: the URL, CA bundle or client certificate is unusable. */
-export class ConformanceSetupError extends Error {
-  override name = 'ConformanceSetupError'
-  readonly code = 'ERR_RUNTIME_SDK_CONFORMANCE_SETUP'
 }
 
 export async function runConformance (options: ConformanceOptions): Promise<ConformanceReport> {

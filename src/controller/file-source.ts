@@ -8,9 +8,10 @@ import { join } from 'node:path'
 import { isDeepStrictEqual } from 'node:util'
 import type { ExtensionConfig, ExtensionConfigStatus } from '../api/extension-config.js'
 import { validateExtensionConfig } from '../api/validate.js'
-import { MANIFEST_FILE, ManifestError, readDocuments } from '../kube/manifests.js'
+import { MANIFEST_FILE, readDocuments } from '../kube/manifests.js'
 import type { Labels } from '../registry/selector.js'
 import type { ExtensionConfigSource, SecretData, SourceListener } from './source.js'
+import { ManifestError } from '../kube/errors.js'
 
 export interface FileSourceOptions {
   /** dir holds the manifests (*.yaml, *.yml, *.json; multi-document YAML allowed). */

@@ -1,5 +1,5 @@
-// Errors from the Kubernetes API: the HTTP status plus the reason and message of the Status object the
-// apiserver answers with (or a reason derived from the status code when the body is not a Status).
+// The errors of the Kubernetes plumbing: the API server's (the HTTP status plus the reason and message of the Status
+// object it answers with, or a reason derived from the status code) and unreadable manifests (ManifestError).
 
 /** The metav1.Status object the apiserver returns for failed requests and in watch ERROR events. */
 export interface KubeStatus {
@@ -80,3 +80,13 @@ export const isConflict = (err: unknown): err is KubeApiError => isKubeApiError(
 /** The resourceVersion asked for is too old (410 Gone / reason Expired or Gone): relist. */
 export const isResourceExpired = (err: unknown): err is KubeApiError =>
   isKubeApiError(err) && (err.code === 410 || err.reason === 'Expired' || err.reason === 'Gone')
+
+/** A manifest file that cannot be read or parsed. */
+export class ManifestError extends Error {
+  override name = 'ManifestError'
+  readonly code = 'ERR_RUNTIME_SDK_MANIFEST'
+  /** reason is the message without the file name. */
+  constructor (readonly file: string, readonly reason: string) {
+    super(`${file}: ${reason}`)
+  }
+}

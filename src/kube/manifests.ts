@@ -3,19 +3,10 @@
 import { readdir, readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { parseAllDocuments } from 'yaml'
+import { ManifestError } from './errors.js'
 
 /** The file names a directory of manifests is read from; hidden files are skipped. */
 export const MANIFEST_FILE = /^[^.].*\.(ya?ml|json)$/
-
-/** A manifest file that cannot be read or parsed. */
-export class ManifestError extends Error {
-  override name = 'ManifestError'
-  readonly code = 'ERR_RUNTIME_SDK_MANIFEST'
-  /** reason is the message without the file name. */
-  constructor (readonly file: string, readonly reason: string) {
-    super(`${file}: ${reason}`)
-  }
-}
 
 /** The manifest files of a path: the file itself, or the manifest files of a directory, sorted by name. */
 export async function manifestFiles (path: string): Promise<string[]> {

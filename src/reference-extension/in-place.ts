@@ -5,7 +5,8 @@
 // UpdateMachine fakes the update: in progress (retryAfterSeconds > 0) until updateMachineDurationMs passed since
 // the first call for that machine and version, then done; repeated calls are idempotent.
 import { CanUpdateMachine, CanUpdateMachineSet, UpdateMachine } from '../api/hooks/v1alpha1/index.js'
-import { defineHandler, HookError, type ExtensionHandler } from '../server/types.js'
+import { defineHandler, type ExtensionHandler } from '../server/types.js'
+import { HookError } from '../server/errors.js'
 
 export interface InPlaceOptions {
   /** updateMachineDurationMs is how long the fake update of a machine takes (default 10 s). */

@@ -6,8 +6,9 @@ import {
   AfterClusterUpgrade, AfterControlPlaneInitialized, AfterControlPlaneUpgrade, AfterWorkersUpgrade, BeforeClusterCreate,
   BeforeClusterDelete, BeforeClusterUpgrade, BeforeControlPlaneUpgrade, BeforeWorkersUpgrade
 } from '../api/hooks/v1alpha1/index.js'
-import { HookError, type ExtensionHandler } from '../server/types.js'
+import { type ExtensionHandler } from '../server/types.js'
 import type { ResponsesFile } from './responses.js'
+import { HookError } from '../server/errors.js'
 
 const LIFECYCLE_HOOKS: readonly HookDefinition[] = [
   BeforeClusterCreate, AfterControlPlaneInitialized, BeforeClusterUpgrade, BeforeControlPlaneUpgrade, AfterControlPlaneUpgrade,

@@ -5,7 +5,8 @@
 // - ValidateTopology rejects a topology where the variable is set but not a non-empty string, or where a
 //   variable named in the setting requiredVariables (comma separated) is missing.
 import { DiscoverVariables, GeneratePatches, ValidateTopology } from '../api/hooks/v1alpha1/index.js'
-import { defineHandler, HookError, type ExtensionHandler } from '../server/types.js'
+import { defineHandler, type ExtensionHandler } from '../server/types.js'
+import { HookError } from '../server/errors.js'
 
 export const VARIABLE = 'referenceAnnotation'
 export const ANNOTATION = 'runtime-sdk.x-k8s.io/patched-by'

@@ -2,7 +2,8 @@
 // current version (excluded) and the target (included): v1.<minor>.0 for the minors in between, then the
 // target itself. No workers plan: Cluster API then computes the fewest worker steps the skew policy allows.
 import { GenerateUpgradePlan } from '../api/hooks/v1alpha1/index.js'
-import { defineHandler, HookError, type ExtensionHandler } from '../server/types.js'
+import { defineHandler, type ExtensionHandler } from '../server/types.js'
+import { HookError } from '../server/errors.js'
 
 const SEMVER = /^v?(\d+)\.(\d+)\.(\d+)(?:[-+].*)?$/
 

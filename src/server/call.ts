@@ -7,7 +7,8 @@ import type { RawBody } from './body.js'
 import type { Deadlines } from './deadlines.js'
 import { parseGoDuration } from './duration.js'
 import type { FailureReason } from './metrics.js'
-import { HookError, type HandlerContext } from './types.js'
+import { type HandlerContext } from './types.js'
+import { HookError } from './errors.js'
 
 /** What the server knows about one route's handler. */
 export interface HookRoute {

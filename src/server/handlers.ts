@@ -2,11 +2,7 @@
 import type { Catalog, CatalogHook } from '../catalog/catalog.js'
 import { defaultHandler, handlerErrors, type AnnouncedHandler } from '../catalog/handlers.js'
 import type { ExtensionHandler } from './types.js'
-
-export class ExtensionHandlerError extends Error {
-  override name = 'ExtensionHandlerError'
-  readonly code = 'ERR_RUNTIME_SDK_EXTENSION_HANDLER'
-}
+import { ExtensionHandlerError } from './errors.js'
 
 /** A checked handler with everything the server needs to route and announce it. */
 interface ResolvedHandler {

@@ -1,9 +1,7 @@
 // The extension server SDK: serve Runtime Extension handlers over HTTPS, standalone or as a fastify plugin.
 export { createExtensionServer, DEFAULT_LIMITS, type ConnectionLimits, type ExtensionServer, type ExtensionServerOptions, type ListenOptions } from './server.js'
 export { DEFAULT_DEADLINE_MARGIN_MS, runtimeExtension, type RuntimeExtensionOptions } from './plugin.js'
-export {
-  defineHandler, HookError, type ExtensionHandler, type ExtensionHandlers, type HandlerContext, type HandlerFunction, type HandlerResult
-} from './types.js'
-export { ExtensionHandlerError } from './handlers.js'
+export { defineHandler, type ExtensionHandler, type ExtensionHandlers, type HandlerContext, type HandlerFunction, type HandlerResult } from './types.js'
+export { ExtensionHandlerError, HookError } from './errors.js'
 export { parseGoDuration } from './duration.js'
 export type { TLSFileOptions } from '../tls/index.js'

@@ -15,8 +15,9 @@ import { Deadlines } from './deadlines.js'
 import { methodNotAllowed } from '../http/index.js'
 import { lazyChildLogger } from './lazy-logger.js'
 import { createMetrics, type ServerMetrics } from './metrics.js'
-import { ExtensionHandlerError, resolveHandlers } from './handlers.js'
+import { resolveHandlers } from './handlers.js'
 import type { ExtensionHandler, ExtensionHandlers } from './types.js'
+import { ExtensionHandlerError } from './errors.js'
 
 /** The default safety margin between a handler's deadline and the caller's timeout. */
 export const DEFAULT_DEADLINE_MARGIN_MS = 500

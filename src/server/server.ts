@@ -18,8 +18,8 @@ import { listenAt, operationsRoutes } from '../http/index.js'
 import { lazyChildLogger } from './lazy-logger.js'
 import { createMetrics } from './metrics.js'
 import { mountHookRoutes, prepareExtension, type RuntimeExtensionOptions } from './plugin.js'
-import { ExtensionHandlerError } from './handlers.js'
 import { httpsOptions, type TLSFileOptions, watchCertificates } from '../tls/index.js'
+import { ExtensionHandlerError } from './errors.js'
 
 /** Connection limits, so that a slow or idle client cannot hold the server (anchors §6.2). */
 export interface ConnectionLimits {

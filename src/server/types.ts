@@ -76,13 +76,3 @@ export type ExtensionHandlers<T extends readonly HookDefinition[]> = { readonly 
 export function defineHandler<H extends HookDefinition> (handler: ExtensionHandler<H>): ExtensionHandler<H> {
   return handler
 }
-
-/**
- * HookError is an error whose message is meant for the caller: thrown by a handler, its message becomes the
- * Failure message as is. Any other error is reported with a generic message (details go to the log only),
- * so stack traces, URLs or secrets in error messages never reach Cluster API conditions.
- */
-export class HookError extends Error {
-  override name = 'HookError'
-  readonly code = 'ERR_RUNTIME_SDK_HOOK'
-}

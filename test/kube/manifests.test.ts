@@ -3,7 +3,8 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import t from 'tap'
-import { ManifestError, manifestFiles, readDocuments, readObject } from '../../src/kube/manifests.js'
+import { manifestFiles, readDocuments, readObject } from '../../src/kube/manifests.js'
+import { ManifestError } from '../../src/kube/errors.js'
 
 const dir = t.testdir({
   'b.yaml': 'kind: B\n---\n---\nkind: C\n',
