@@ -3,6 +3,7 @@
 // aliases of the one spelling each flag has.
 import { type Command, CommanderError, Option } from 'commander'
 import { stringify } from 'yaml'
+import { readProblem } from '../kube/manifests.js'
 
 export const EXIT_OK = 0
 export const EXIT_FAILED = 1
@@ -46,10 +47,7 @@ export function errorLine (err: unknown): string {
   if (e.code === 'EADDRINUSE') return `${e.address ?? ''}:${e.port ?? ''} is already in use: stop what listens there or choose another port`
   if (e.code === 'EADDRNOTAVAIL') return `${e.address ?? ''} is not an address of this machine: choose another host`
   if (e.code === 'EACCES' && e.syscall === 'listen') return `not allowed to listen on ${e.address ?? ''}:${e.port ?? ''}: choose a port above 1023`
-  if (e.path && (e.code === 'ENOENT' || e.code === 'EACCES' || e.code === 'EISDIR' || e.code === 'ENOTDIR')) {
-    const reason = { ENOENT: 'no such file or directory', EACCES: 'permission denied', EISDIR: 'is a directory, expected a file', ENOTDIR: 'not a directory' }[e.code]
-    return `${e.path}: ${reason}`
-  }
+  if (e.path && (e.code === 'ENOENT' || e.code === 'EACCES' || e.code === 'EISDIR' || e.code === 'ENOTDIR')) return `${e.path}: ${readProblem(e)}`
   return err.message.split('\n').map(line => line.trim()).filter(Boolean).join('; ')
 }
 

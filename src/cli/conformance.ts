@@ -5,7 +5,7 @@ import { Command } from 'commander'
 import type { ExtensionConfig } from '../api/extension-config.js'
 import { createCatalog, HOOKS_GROUP } from '../catalog/default.js'
 import type { Catalog } from '../catalog/catalog.js'
-import { extensionConfigForUrl, loadExtensionConfig } from '../client/extension-configs.js'
+import { extensionConfigForUrl, isUrl, loadExtensionConfig } from '../client/extension-configs.js'
 import { loadCABundle, urlForExtension } from '../client/transport.js'
 import { CASES } from '../conformance/cases/index.js'
 import { caseName, evidenceText, renderReport, REPORT_FORMATS, type ReportFormat, summaryLine } from '../conformance/reporters.js'
@@ -48,7 +48,7 @@ async function prepare (url: string | undefined, opts: ConformanceCliOptions, ca
   const clientCertificate = clientCertificateOf(opts)
   let extension: ExtensionConfig
   if (url !== undefined) {
-    if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) throw new UsageError(`"${url}" is not a URL: pass https://<host>:<port>[/<path>] or --extension-config <file>`)
+    if (!isUrl(url)) throw new UsageError(`"${url}" is not a URL: pass https://<host>:<port>[/<path>] or --extension-config <file>`)
     extension = extensionConfigForUrl(url, 'conformance')
   } else {
     await readable(opts.extensionConfig as string, '--extension-config')

@@ -1,7 +1,7 @@
 // runtime-sdk discover: calls an extension's Discovery hook and prints its handlers.
 import { Command } from 'commander'
 import { HttpRuntimeClient } from '../client/client.js'
-import { loadExtensionConfig } from '../client/extension-configs.js'
+import { isUrl, loadExtensionConfig } from '../client/extension-configs.js'
 import { action, type CliIO, clientCertificateOf, clientTlsOptions, type ClientTlsFlags, defaultIO, type OutputFormat, outputOption, render, UsageError } from './command.js'
 import { table } from './table.js'
 
@@ -19,7 +19,7 @@ export function discoverCommand (io: CliIO = defaultIO): Command {
   return clientTlsOptions(command, { certificateAuthority: '--ca-file', clientCertificate: '--cert-file', clientKey: '--key-file' })
     .action(action(io, async (target: string, opts: DiscoverOptions) => {
       const clientCertificate = clientCertificateOf(opts)
-      if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(target) && !/\.(ya?ml|json)$/i.test(target)) {
+      if (!isUrl(target) && !/\.(ya?ml|json)$/i.test(target)) {
         throw new UsageError(`"${target}" is neither a URL nor a YAML/JSON file: pass https://<host>:<port>[/<path>] or an ExtensionConfig file`)
       }
       const ec = await loadExtensionConfig(target, { name: opts.name, ...(opts.certificateAuthority ? { caFile: opts.certificateAuthority } : {}) })

@@ -18,8 +18,6 @@ export function createProgram (io: CliIO = defaultIO): Command {
   const program = new Command('runtime-sdk')
     .description('Cluster API Runtime SDK for TypeScript: serve, call and manage Runtime Extensions')
     .version(versionText(), '--version', 'print the version, the commit and the hook versions served')
-    .configureOutput({ writeOut: text => io.stdout(text), writeErr: text => io.stderr(text) })
-    .showHelpAfterError('(run with --help for usage)')
   for (const command of [
     hooksCommand(io), discoverCommand(io), callCommand(io), conformanceCommand(io), openapiCommand(io), serveCommand(io),
     controllerCommand(io), statusCommand(io), preflightCommand(io), demoCommand(io)

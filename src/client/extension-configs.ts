@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises'
 import type { ExtensionConfig } from '../api/extension-config.js'
 import { validateExtensionConfig } from '../api/validate.js'
-import { manifestFiles, readDocuments } from '../kube/manifests.js'
+import { manifestFiles, readDocuments, readProblem } from '../kube/manifests.js'
 import { ManifestError } from '../kube/errors.js'
 
 /** An ExtensionConfig for a bare URL, matching objects in every namespace. */
@@ -37,10 +37,15 @@ export async function readExtensionConfigs (path: string): Promise<ExtensionConf
   return [...found.values()].map(f => f.ec)
 }
 
+/** Whether a target names a URL (scheme://…) rather than a file. */
+export function isUrl (target: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(target)
+}
+
 /** The ExtensionConfig a URL (https://…) or the first one a manifest holds; `caFile` (PEM) replaces its CA bundle. */
 export async function loadExtensionConfig (target: string, options: { name?: string, caFile?: string } = {}): Promise<ExtensionConfig> {
   let ec: ExtensionConfig
-  if (/^[a-z]+:\/\//i.test(target)) {
+  if (isUrl(target)) {
     ec = extensionConfigForUrl(target, options.name ?? 'extension')
   } else {
     const [first] = await readExtensionConfigs(target)
@@ -51,7 +56,7 @@ export async function loadExtensionConfig (target: string, options: { name?: str
     try {
       ec.spec.clientConfig.caBundle = (await readFile(options.caFile)).toString('base64')
     } catch (err) {
-      throw new ManifestError(options.caFile, (err as Error).message)
+      throw new ManifestError(options.caFile, readProblem(err))
     }
   }
   return ec

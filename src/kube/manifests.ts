@@ -44,10 +44,14 @@ export async function readObject (file: string): Promise<Record<string, unknown>
   return doc as Record<string, unknown>
 }
 
-function readProblem (err: unknown): string {
-  const code = (err as { code?: string }).code
-  if (code === 'ENOENT') return 'no such file or directory'
-  if (code === 'EACCES') return 'permission denied'
-  if (code === 'EISDIR') return 'is a directory, expected a file'
-  return (err as Error).message
+const FILE_PROBLEMS: Readonly<Record<string, string>> = {
+  ENOENT: 'no such file or directory',
+  EACCES: 'permission denied',
+  EISDIR: 'is a directory, expected a file',
+  ENOTDIR: 'not a directory'
+}
+
+/** What a failed file read or stat means, without Node's syscall prefix and path (the caller names the file). */
+export function readProblem (err: unknown): string {
+  return FILE_PROBLEMS[String((err as { code?: unknown }).code)] ?? (err as Error).message
 }
