@@ -255,19 +255,29 @@ export class LeaderElector {
     }
   }
 
-  /** Frees the lease if it is still ours (the resourceVersion guards against a takeover meanwhile). */
+  /**
+   * Frees the lease if it is still ours. It is read afresh: a renewal cut short by stop() may have
+   * landed without our seeing the answer, so the last lease we observed can be one version behind.
+   * The resourceVersion still guards against a takeover between the read and the write.
+   */
   async #release (): Promise<void> {
-    const lease = this.#observed
-    if (!lease || lease.spec?.holderIdentity !== this.identity) return
-    const now = formatMicroTime(this.#now())
-    const { holderIdentity: _, ...spec } = lease.spec
-    try {
-      this.#observe(await this.#api.replace<Lease>(this.#path, {
-        ...lease,
-        spec: { ...spec, leaseDurationSeconds: 1, acquireTime: now, renewTime: now }
-      }, { timeoutMs: this.#renewDeadlineMs }))
-    } catch (err) {
-      if (!isConflict(err)) this.#report(err)
+    const options = { timeoutMs: this.#renewDeadlineMs }
+    for (let attempt = 0; attempt < 3; attempt++) {
+      try {
+        const lease = await this.#api.get<Lease>(this.#path, options)
+        this.#observe(lease)
+        if (lease.spec?.holderIdentity !== this.identity) return
+        const now = formatMicroTime(this.#now())
+        const { holderIdentity: _, ...spec } = lease.spec
+        this.#observe(await this.#api.replace<Lease>(this.#path, {
+          ...lease,
+          spec: { ...spec, leaseDurationSeconds: 1, acquireTime: now, renewTime: now }
+        }, options))
+        return
+      } catch (err) {
+        if (isNotFound(err)) return
+        if (!isConflict(err)) return this.#report(err)
+      }
     }
   }
 

@@ -272,6 +272,20 @@ t.test('conflicts are retried quietly; a deleted lease is recreated', async (t) 
   t.same(a.errors, [])
 })
 
+t.test('release after a renewal whose answer stop() cut short: the lease is freed all the same', async (t) => {
+  const server = await fakeServer(t)
+  const a = candidate(t, server, 'a')
+  a.elector.start()
+  await until('a leads', () => a.elector.isLeader())
+  // The renewal reached the apiserver, but its answer never reached us: the lease is a version ahead.
+  const held = lease(server)
+  if (!held) throw new Error('no lease')
+  server.put(LEASES, { ...held, spec: { ...held.spec, renewTime: formatMicroTime(Date.now()) } } as Obj)
+  await a.elector.stop({ release: true })
+  t.equal(lease(server)?.spec?.holderIdentity, undefined, 'released')
+  t.same(a.errors, [])
+})
+
 t.test('a release that fails is reported; stop() still resolves', async (t) => {
   const server = await fakeServer(t)
   const a = candidate(t, server, 'a')
