@@ -278,9 +278,9 @@ t.test('release after a renewal whose answer stop() cut short: the lease is free
   a.elector.start()
   await until('a leads', () => a.elector.isLeader())
   // The renewal reached the apiserver, but its answer never reached us: the lease is a version ahead.
-  const held = lease(server)
+  const [held] = server.objects(LEASES)
   if (!held) throw new Error('no lease')
-  server.put(LEASES, { ...held, spec: { ...held.spec, renewTime: formatMicroTime(Date.now()) } } as Obj)
+  server.put(LEASES, { ...held, spec: { ...held.spec as object, renewTime: formatMicroTime(Date.now()) } })
   await a.elector.stop({ release: true })
   t.equal(lease(server)?.spec?.holderIdentity, undefined, 'released')
   t.same(a.errors, [])
