@@ -12,6 +12,12 @@ export const EXTENSION_CONFIG_CATEGORIES = ['cluster-api'] as const
 /** The CRD's name, `<plural>.<group>`. */
 export const EXTENSION_CONFIG_CRD_NAME = `${EXTENSION_CONFIG_PLURAL}.${EXTENSION_CONFIG_GROUP}`
 
+/** On our CRD: who installed it, so a controller can tell its own CRD from Cluster API's (see crd-owner.ts). */
+export const PART_OF_LABEL = 'app.kubernetes.io/part-of'
+export const PART_OF_RUNTIME_SDK = 'runtime-sdk'
+/** Cluster API's ProviderNameLabel: on everything a provider's manifests install, its CRDs included. */
+export const CLUSTER_API_PROVIDER_LABEL = 'cluster.x-k8s.io/provider'
+
 /** The hub and storage version. */
 export const EXTENSION_CONFIG_STORAGE_VERSION = 'v1beta2'
 /** Still served, deprecated: clients are warned and objects are converted to the hub. */

@@ -7,7 +7,7 @@ import { COMPONENT_KEYWORD, type TSchema } from './schema.js'
 import {
   EXTENSION_CONFIG_CATEGORIES, EXTENSION_CONFIG_CRD_NAME, EXTENSION_CONFIG_DEPRECATED_VERSION, EXTENSION_CONFIG_GROUP,
   EXTENSION_CONFIG_KIND, EXTENSION_CONFIG_LIST_KIND, EXTENSION_CONFIG_PLURAL, EXTENSION_CONFIG_SHORT_NAMES,
-  EXTENSION_CONFIG_SINGULAR, EXTENSION_CONFIG_STORAGE_VERSION
+  EXTENSION_CONFIG_SINGULAR, EXTENSION_CONFIG_STORAGE_VERSION, PART_OF_LABEL, PART_OF_RUNTIME_SDK
 } from './constants.js'
 import { celValidations, RULES_KEYWORD, rulesOf } from './rules.js'
 import * as v1alpha1 from './v1alpha1.js'
@@ -86,6 +86,7 @@ export function extensionConfigCRD () {
     kind: 'CustomResourceDefinition',
     metadata: {
       name: EXTENSION_CONFIG_CRD_NAME,
+      labels: { [PART_OF_LABEL]: PART_OF_RUNTIME_SDK },
       annotations: { 'cert-manager.io/inject-ca-from': SERVING_CERT }
     },
     spec: {

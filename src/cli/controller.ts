@@ -13,6 +13,7 @@ interface ControllerCliOptions {
   leaderElectionNamespace: string
   leaderElectionId: string
   readOnly?: boolean
+  takeOverCrd?: boolean
   metricsHost: string
   metricsPort: number
   webhookPort?: number
@@ -35,6 +36,7 @@ export function controllerCommand (io: CliIO = defaultIO): Command {
     .option('--leader-election-namespace <ns>', 'namespace of the Lease', process.env['POD_NAMESPACE'] ?? 'runtime-sdk-system')
     .option('--leader-election-id <name>', 'name of the Lease', 'runtime-sdk-extensionconfig-controller')
     .option('--read-only', 'never discover or write: register the handlers another controller (e.g. Cluster API\'s) wrote in status')
+    .option('--take-over-crd', 'write status even when the ExtensionConfig CRD belongs to another owner (e.g. Cluster API); refused otherwise')
     .option('--metrics-host <host>', 'address of the HTTP endpoint (/metrics, /healthz, /readyz, /extensionconfigs)', '127.0.0.1')
     .option('--metrics-port <port>', 'port of the HTTP endpoint (0 picks a free one)', portOption, 8080)
     .option('--webhook-port <port>', 'serve the CRD conversion webhook (HTTPS, /convert) on this port', portOption)
@@ -62,6 +64,7 @@ async function startControllerCli (opts: ControllerCliOptions): Promise<void> {
     ...(opts.labelSelector ? { labelSelector: opts.labelSelector } : {}),
     ...(opts.leaderElect ? { leaderElection: { namespace: opts.leaderElectionNamespace, name: opts.leaderElectionId } } : {}),
     readOnly: opts.readOnly ?? false,
+    takeOverCrd: opts.takeOverCrd ?? false,
     http: { host: opts.metricsHost, port: opts.metricsPort },
     ...(opts.webhookPort !== undefined ? { webhook: { host: '0.0.0.0', port: opts.webhookPort, certDir: opts.webhookCertDir } } : {}),
     concurrency: opts.concurrency,

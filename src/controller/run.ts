@@ -6,9 +6,11 @@ import type { Registry as PromRegistry } from 'prom-client'
 import { HttpRuntimeClient } from '../client/client.js'
 import type { ClientCertificate } from '../client/transport.js'
 import { Controller } from './controller.js'
+import { ForeignCrdError, readCrdOwnership } from './crd-owner.js'
 import { FileSource } from './file-source.js'
 import { createControllerHttp } from './http.js'
 import { KubeApi } from '../kube/api.js'
+import { isKubeApiError } from '../kube/errors.js'
 import { LeaderElector } from '../kube/leader-election.js'
 import { KubernetesSource } from './kubernetes-source.js'
 import type { ExtensionConfigSource } from './source.js'
@@ -24,6 +26,8 @@ export interface RunControllerOptions {
   leaderElection?: { namespace: string, name: string, identity?: string, leaseDurationMs?: number, renewDeadlineMs?: number, retryPeriodMs?: number }
   /** readOnly never discovers or writes: it registers what another controller wrote in status. */
   readOnly?: boolean
+  /** takeOverCrd writes status even on an ExtensionConfig CRD another owner (Cluster API) installed. */
+  takeOverCrd?: boolean
   /** http serves /healthz, /readyz, /metrics and /extensionconfigs; port 0 picks a free port. */
   http?: { host: string, port: number }
   /** webhook serves the CRD conversion webhook over TLS from certDir/tls.crt and tls.key. */
@@ -46,6 +50,19 @@ export interface RunningController {
   stop: () => Promise<void>
 }
 
+/** Throws ForeignCrdError when someone else's CRD is installed; a CRD we may not read is logged, not fatal. */
+async function refuseForeignCrd (api: KubeApi, logger: Logger): Promise<void> {
+  let ownership
+  try {
+    ownership = await readCrdOwnership(api)
+  } catch (err) {
+    if (!isKubeApiError(err, 'Forbidden')) throw err
+    logger.warn({ err: err.message }, 'cannot read the ExtensionConfig CRD to check who owns it; grant get on customresourcedefinitions')
+    return
+  }
+  if (ownership.foreign) throw new ForeignCrdError(ownership)
+}
+
 export async function runController (options: RunControllerOptions): Promise<RunningController> {
   const logger = options.logger ?? pino({ level: 'silent' })
   let api: KubeApi | undefined
@@ -54,7 +71,14 @@ export async function runController (options: RunControllerOptions): Promise<Run
     source = new FileSource({ dir: options.extensionConfigsDir })
   } else {
     api = new KubeApi(options.kubeconfig)
-    source = new KubernetesSource({ api, logger, ...(options.labelSelector ? { labelSelector: options.labelSelector } : {}) })
+    if (!options.readOnly && !options.takeOverCrd) await refuseForeignCrd(api, logger)
+    source = new KubernetesSource({
+      api,
+      logger,
+      // Read-only never injects CAs, so it neither needs nor asks for the right to watch Secrets.
+      watchSecrets: !options.readOnly,
+      ...(options.labelSelector ? { labelSelector: options.labelSelector } : {})
+    })
   }
   const electing = options.leaderElection && api && !options.readOnly
   const client = new HttpRuntimeClient({

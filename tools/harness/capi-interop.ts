@@ -6,6 +6,7 @@
 // - `caller`: the calling side, imitating CAPI's runtime client on the wire (Discovery, then every handler with
 //   the hook's sample request), decoding answers strictly into CAPI's Go types.
 // - `fixtures`: regenerates test/fixtures/v1alpha1.
+// - `cluster-api-extensionconfigs-crd.yaml`: Cluster API's own ExtensionConfig CRD, copied from the module.
 // - `randreq`: requests filled at random from CAPI's Go types (seeded), plus large valid ones, sent to every handler.
 //   The extension's --random-responses-seed answers random responses of every hook instead (see readCapiAnswers).
 //
@@ -41,6 +42,11 @@ async function binDir (): Promise<string> {
   const dir = await buildCapiInterop()
   if (dir === undefined) throw new Error('capi-interop: go is not installed')
   return dir
+}
+
+/** Cluster API's ExtensionConfig CRD as its manifests ship it (without the labels its kustomization adds). */
+export async function readClusterApiExtensionConfigCrd (): Promise<string> {
+  return await readFile(join(await binDir(), 'cluster-api-extensionconfigs-crd.yaml'), 'utf8')
 }
 
 export interface CapiExtensionOptions {
