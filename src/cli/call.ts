@@ -155,7 +155,8 @@ export function callCommand (io: CliIO = defaultIO): Command {
         ...(opts.url ?? []).map((url, i) => extensionConfigForUrl(url, `extension-${i + 1}`))
       ]
       if (configs.length === 0) throw new UsageError(`${opts.extensionConfigs ?? ''} holds no ExtensionConfig`)
-      for (const ec of configs) if (caBundle && !ec.spec.clientConfig.caBundle) ec.spec.clientConfig.caBundle = caBundle
+      // As in discover and conformance: the flag, when given, is the CA to trust.
+      if (caBundle) for (const ec of configs) ec.spec.clientConfig.caBundle = caBundle
       const client = new HttpRuntimeClient({
         namespaceLabels: ns => ({ 'kubernetes.io/metadata.name': ns, ...opts.namespaceLabels }),
         ...(resolve ? { resolve } : {}),

@@ -72,6 +72,18 @@ t.test('call prints every outcome and the aggregate', async t => {
   t.same(parsed.handlers[0].response, { status: 'Success', message: 'hello c1', retryAfterSeconds: 4 }, 'each handler\'s response is shown')
 })
 
+t.test('call --certificate-authority replaces the ExtensionConfig\'s caBundle, as in discover and conformance', async t => {
+  const other = await createPki()
+  const staleDir = join(dir, 'stale')
+  await import('node:fs/promises').then(fs => fs.mkdir(staleDir))
+  await writeFile(join(staleDir, 'ext.json'), JSON.stringify({ ...ec, spec: { ...ec.spec, clientConfig: { url: ext.url, caBundle: Buffer.from(other.ca.cert).toString('base64') } } }))
+  const args = ['BeforeClusterCreate', '--object', objectFile, '--extension-configs', staleDir, '-o', 'json']
+  t.equal((await run(callCommand, args)).code, 1, 'the stale caBundle does not verify the extension')
+  const replaced = await run(callCommand, [...args, '--certificate-authority', caFile])
+  t.equal(replaced.code, 0, replaced.stderr)
+  t.equal(JSON.parse(replaced.stdout).response.status, 'Success')
+})
+
 t.test('call exits 1 when the aggregate is an error', async t => {
   ext.routes.set(`${HOOKS}/beforeclustercreate/bcc`, (_r, res) => json(res, { status: 'Failure', message: 'no way', retryAfterSeconds: 0 }))
   const out = await run(callCommand, ['hooks.runtime.cluster.x-k8s.io/v1alpha1/BeforeClusterCreate', '--object', objectFile, '--extension-configs', configs, '--ca-file', caFile])
