@@ -5,6 +5,6 @@ export { FileSource, type FileSourceOptions, type RejectedManifest } from './fil
 export { KubernetesSource, type KubernetesSourceOptions } from './kubernetes-source.js'
 export type { ExtensionConfigSource, SourceListener } from './source.js'
 export { runController, type RunControllerOptions, type RunningController } from './run.js'
-export { KubeApi, KubeApiError, type KubeApiOptions, type KubeConfigLike, type KubeConnection } from '../kube/index.js'
+export { KubeApi, KubeApiError, type KubeApiOptions, type KubeConfigLike, type KubeconfigSelection, type KubeConnection, type KubeCredentials } from '../kube/index.js'
 export { DiscoveryError } from './reconciler.js'
 export { type CrdOwnership, crdOwnership, ForeignCrdError, readCrdOwnership } from './crd-owner.js'

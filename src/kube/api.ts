@@ -1,10 +1,12 @@
 // A small Kubernetes REST client over undici: JSON requests and streaming watches against the server of a
 // kubeconfig (kubeconfig.ts), with its CA, client certificate, credentials (asked per request, so rotated token
-// files and exec plugins keep working) and insecure-skip-tls-verify.
+// files and exec plugins keep working; a 401 makes the next request fetch fresh ones) and insecure-skip-tls-verify.
 // Generic over object types: it knows paths, not kinds.
+import type { ConnectionOptions } from 'node:tls'
 import { Agent, request as undiciRequest, type Dispatcher } from 'undici'
+import type { KubeCredentials } from './credentials.js'
 import { KubeApiError, type KubeStatus } from './errors.js'
-import { fromKubeConfig, type KubeConfigLike, type KubeConnection, loadKubeConnection } from './kubeconfig.js'
+import { fromKubeConfig, type KubeConfigLike, type KubeconfigSelection, type KubeConnection, loadKubeConnection } from './kubeconfig.js'
 
 export interface KubeList<T> {
   apiVersion?: string
@@ -68,19 +70,23 @@ export class KubeApi {
   /** The API server URL from the kubeconfig (no trailing slash). */
   readonly server: string
   readonly #connection: KubeConnection
+  readonly #tls: ConnectionOptions
+  /** The agent with the static client certificate, if any. */
   readonly #agent: Agent
+  /** The agent with the client certificate an exec plugin returned last. */
+  #certAgent: { cert: string, key: string, agent: Agent } | undefined
+  /** Agents of replaced certificates, closing once their requests (watches too) are done. */
+  readonly #retiring = new Set<Agent>()
   readonly #timeoutMs: number
   readonly #userAgent: string
   #closed = false
 
   /**
-   * From the path of a kubeconfig file, a loaded client-node KubeConfig (its current context), a connection, or
-   * nothing: KUBECONFIG, ~/.kube/config, then the in-cluster service account.
+   * From the path of a kubeconfig file, a kubeconfig selection ({ kubeconfig?, context? }), a loaded client-node
+   * KubeConfig (its current context), a connection, or nothing: KUBECONFIG, ~/.kube/config, then in-cluster.
    */
-  constructor (config?: KubeConfigLike | KubeConnection | string, options: KubeApiOptions = {}) {
-    const connection = config === undefined || typeof config === 'string'
-      ? loadKubeConnection(config)
-      : 'getCurrentCluster' in config ? fromKubeConfig(config) : config
+  constructor (config?: KubeConfigLike | KubeConnection | KubeconfigSelection | string, options: KubeApiOptions = {}) {
+    const connection = toConnection(config)
     const server = new URL(connection.server)
     // Bearer tokens must not travel in clear text unless the kubeconfig explicitly gives up on TLS.
     if (server.protocol === 'http:' && !connection.insecureSkipTLSVerify) {
@@ -90,15 +96,12 @@ export class KubeApi {
     this.#connection = connection
     this.#timeoutMs = options.timeoutMs ?? 30_000
     this.#userAgent = options.userAgent ?? 'runtime-sdk-controller'
-    this.#agent = new Agent({
-      connect: {
-        ...(connection.ca ? { ca: connection.ca } : {}),
-        ...(connection.cert && connection.key ? { cert: connection.cert, key: connection.key } : {}),
-        ...(connection.servername ? { servername: connection.servername } : {}),
-        rejectUnauthorized: !connection.insecureSkipTLSVerify
-      },
-      keepAliveTimeout: 30_000
-    })
+    this.#tls = {
+      ...(connection.ca ? { ca: connection.ca } : {}),
+      ...(connection.servername ? { servername: connection.servername } : {}),
+      rejectUnauthorized: !connection.insecureSkipTLSVerify
+    }
+    this.#agent = newAgent({ ...this.#tls, ...(connection.cert && connection.key ? { cert: connection.cert, key: connection.key } : {}) })
   }
 
   /** One request; a JSON answer is parsed, an empty one gives undefined. Non-2xx answers throw KubeApiError. */
@@ -184,7 +187,9 @@ export class KubeApi {
   async close (): Promise<void> {
     if (this.#closed) return
     this.#closed = true
-    await this.#agent.destroy()
+    const agents = [this.#agent, ...this.#retiring, ...(this.#certAgent ? [this.#certAgent.agent] : [])]
+    this.#certAgent = undefined
+    await Promise.all(agents.map(agent => agent.destroy()))
   }
 
   async #send (method: string, path: string, options: RequestOptions, timeoutMs: number,
@@ -194,8 +199,9 @@ export class KubeApi {
     for (const [k, v] of Object.entries(options.query ?? {})) {
       if (v !== undefined) url.searchParams.set(k, String(v))
     }
+    const credentials = await this.#connection.credentials()
     const headers: Record<string, string> = {
-      ...await this.#connection.headers(),
+      ...credentials.headers,
       accept: options.accept ?? JSON_TYPE,
       'user-agent': this.#userAgent
     }
@@ -212,14 +218,44 @@ export class KubeApi {
     const signal = options.signal ? AbortSignal.any([options.signal, timeout.signal]) : timeout.signal
     const done = () => clearTimeout(timer)
     try {
-      const res = await undiciRequest(url, { ...extra, method: method as Dispatcher.HttpMethod, headers, body, signal, dispatcher: this.#agent })
+      const dispatcher = this.#agentFor(credentials, method, path)
+      const res = await undiciRequest(url, { ...extra, method: method as Dispatcher.HttpMethod, headers, body, signal, dispatcher })
+      // Revoked or expired early: the next request gets fresh credentials (an exec plugin runs again).
+      if (res.statusCode === 401) this.#connection.invalidate?.(credentials)
       return { res, done }
     } catch (err) {
       done()
       throw err
     }
   }
+
+  /** The agent presenting the credentials' client certificate: a new one when an exec plugin returned a new one. */
+  #agentFor (credentials: KubeCredentials, method: string, path: string): Agent {
+    // Closed while the credentials were fetched: a new agent now would never be closed.
+    if (this.#closed) throw new Error(`kube api: closed (${method} ${path})`)
+    const { cert, key } = credentials
+    if (!cert || !key) return this.#agent
+    if (this.#certAgent?.cert === cert && this.#certAgent.key === key) return this.#certAgent.agent
+    const old = this.#certAgent?.agent
+    this.#certAgent = { cert, key, agent: newAgent({ ...this.#tls, cert, key }) }
+    if (old) {
+      // close() lets requests in flight on the old certificate finish, watches included.
+      this.#retiring.add(old)
+      old.close().catch(() => {}).finally(() => this.#retiring.delete(old))
+    }
+    return this.#certAgent.agent
+  }
 }
+
+function toConnection (config: KubeConfigLike | KubeConnection | KubeconfigSelection | string | undefined): KubeConnection {
+  if (config === undefined) return loadKubeConnection()
+  if (typeof config === 'string') return loadKubeConnection({ kubeconfig: config })
+  if ('getCurrentCluster' in config) return fromKubeConfig(config)
+  if ('server' in config) return config
+  return loadKubeConnection(config)
+}
+
+const newAgent = (connect: ConnectionOptions) => new Agent({ connect, keepAliveTimeout: 30_000 })
 
 function parseWatchEvent<T> (line: string, path: string): WatchEvent<T> {
   let event: { type?: string, object?: unknown }

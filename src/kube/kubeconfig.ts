@@ -1,47 +1,49 @@
-// Where the API server is and how to authenticate, from a kubeconfig file, KUBECONFIG, ~/.kube/config or the
-// in-cluster service account. Our own reader: @kubernetes/client-node's KubeConfig pulls in its generated API
-// (about 70 MB of resident memory) for what is a few fields of YAML. A loaded client-node KubeConfig is still
-// accepted (its methods only, no import at run time).
-import { execFile } from 'node:child_process'
+// Where the API server is and how to authenticate, found as kubectl finds it: --kubeconfig alone, else KUBECONFIG's
+// files merged (the first file to define a name or a current-context wins), else ~/.kube/config, else the in-cluster
+// service account. The credentials are credentials.ts's (with exec-plugin.ts and oidc.ts).
+// Our own reader rather than @kubernetes/client-node (a devDependency, for tests) for memory; a loaded client-node
+// KubeConfig is still accepted (its methods only, no import at run time).
+// RSS after GC, Node 20.20.2: bare node 41 MB, this reader + a kubeconfig 63 MB, client-node's KubeConfig.loadFromFile 109 MB.
 import { existsSync, readFileSync } from 'node:fs'
 import type { RequestOptions as HttpsRequestOptions } from 'node:https'
 import { homedir } from 'node:os'
-import { dirname, isAbsolute, join } from 'node:path'
-import { promisify } from 'node:util'
+import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path'
 import { parse } from 'yaml'
+import { credentialSource, type KubeCredentials, tokenFile, type UserEntry } from './credentials.js'
+import type { ExecCluster } from './exec-plugin.js'
+import { readProblem } from './manifests.js'
+
+/** Which kubeconfig and context to use; both default as in kubectl. */
+export interface KubeconfigSelection {
+  /** The kubeconfig file, read alone (it must exist). Default: KUBECONFIG's files, ~/.kube/config, in-cluster. */
+  kubeconfig?: string
+  /** The context to use instead of current-context. */
+  context?: string
+}
 
 /** Everything KubeApi needs to reach and authenticate to an API server. */
 export interface KubeConnection {
   /** server is the API server URL. */
   server: string
   ca?: Buffer
+  /** The static client certificate and key; an exec plugin's come with the credentials. */
   cert?: Buffer
   key?: Buffer
   servername?: string
   insecureSkipTLSVerify: boolean
-  /** headers gives the Authorization (and impersonation) headers; called per request so rotation is seen. */
-  headers: () => Promise<Record<string, string>>
+  /** The context's namespace (in-cluster: the service account's). */
+  namespace?: string
+  /** The credentials of the next request: asked per request, so rotated tokens and certificates are seen. */
+  credentials: () => Promise<KubeCredentials>
+  /** The API server answered 401 to these credentials: the next credentials() fetches fresh ones. */
+  invalidate?: (rejected: KubeCredentials) => void
 }
 
 const SERVICE_ACCOUNT = '/var/run/secrets/kubernetes.io/serviceaccount'
-const run = promisify(execFile)
+const NO_KUBECONFIG = 'no kubeconfig: set --kubeconfig or KUBECONFIG, create ~/.kube/config, or run in a cluster'
+const EXEC_EXTENSION = 'client.authentication.k8s.io/exec'
 
-interface Named { name: string }
-
-interface ExecConfig { command: string, args?: string[], env?: Array<{ name: string, value: string }>, apiVersion?: string }
-
-interface UserEntry {
-  token?: string
-  tokenFile?: string
-  username?: string
-  password?: string
-  'client-certificate'?: string
-  'client-certificate-data'?: string
-  'client-key'?: string
-  'client-key-data'?: string
-  exec?: ExecConfig
-  'auth-provider'?: { name?: string }
-}
+interface ContextEntry { cluster?: string, user?: string, namespace?: string }
 
 interface ClusterEntry {
   server?: string
@@ -49,20 +51,159 @@ interface ClusterEntry {
   'certificate-authority-data'?: string
   'insecure-skip-tls-verify'?: boolean
   'tls-server-name'?: string
+  extensions?: Array<{ name?: string, extension?: unknown }> | null
 }
 
-/**
- * The connection of a kubeconfig file (its current context), or with no path: the first file of KUBECONFIG,
- * else ~/.kube/config, else the in-cluster service account.
- */
-export function loadKubeConnection (path?: string): KubeConnection {
-  if (path) return fromKubeconfigFile(path)
-  const fromEnv = (process.env['KUBECONFIG'] ?? '').split(':').find(p => p !== '' && existsSync(p))
-  if (fromEnv) return fromKubeconfigFile(fromEnv)
-  const home = join(homedir(), '.kube', 'config')
-  if (existsSync(home)) return fromKubeconfigFile(home)
-  if (process.env['KUBERNETES_SERVICE_HOST']) return inCluster()
-  throw new Error('no kubeconfig: set --kubeconfig or KUBECONFIG, create ~/.kube/config, or run in a cluster')
+/** An entry, and the directory of the file that defined it: its relative paths are relative to that. */
+interface Defined<T> { entry: T, dir: string }
+
+interface Merged {
+  currentContext?: string
+  contexts: Map<string, Defined<ContextEntry>>
+  clusters: Map<string, Defined<ClusterEntry>>
+  users: Map<string, Defined<UserEntry>>
+}
+
+/** The connection of the selected (or current) context, from the kubeconfig files kubectl would read. */
+export function loadKubeConnection (selection: KubeconfigSelection = {}): KubeConnection {
+  const files = kubeconfigFiles(selection.kubeconfig)
+  if (files.length > 0) return connectionOf(merge(files), selection.context)
+  // As in client-go: a context asked for by name must come from a kubeconfig; the in-cluster account has none.
+  if (!selection.context && process.env['KUBERNETES_SERVICE_HOST']) return inCluster()
+  const missing = process.env['KUBECONFIG']?.split(delimiter).some(Boolean) ? ' (the files in KUBECONFIG do not exist)' : ''
+  throw new Error(selection.context ? `no kubeconfig for context "${selection.context}": set --kubeconfig or KUBECONFIG, or create ~/.kube/config${missing}` : NO_KUBECONFIG + missing)
+}
+
+/** client-go's loading rules: the explicit file, else KUBECONFIG's (missing ones skipped), else ~/.kube/config. */
+function kubeconfigFiles (explicit: string | undefined): string[] {
+  if (explicit) {
+    if (!existsSync(explicit)) throw new Error(`kubeconfig ${explicit}: no such file`)
+    return [explicit]
+  }
+  const listed = [...new Set((process.env['KUBECONFIG'] ?? '').split(delimiter).filter(p => p !== ''))]
+  return (listed.length > 0 ? listed : [join(homedir(), '.kube', 'config')]).filter(p => existsSync(p))
+}
+
+function merge (files: string[]): Merged {
+  const merged: Merged = { contexts: new Map(), clusters: new Map(), users: new Map() }
+  for (const file of files) {
+    const doc = readKubeconfig(file)
+    const dir = dirname(resolve(file))
+    const current = doc['current-context']
+    if (!merged.currentContext && typeof current === 'string' && current) merged.currentContext = current
+    addFirst(merged.contexts, doc['contexts'], 'context', dir, file)
+    addFirst(merged.clusters, doc['clusters'], 'cluster', dir, file)
+    addFirst(merged.users, doc['users'], 'user', dir, file)
+  }
+  return merged
+}
+
+function readKubeconfig (file: string): Record<string, unknown> {
+  let text: string
+  let doc: unknown
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch (err) {
+    throw new Error(`kubeconfig ${file}: ${readProblem(err)}`)
+  }
+  try {
+    doc = parse(text)
+  } catch (err) {
+    // The yaml package adds the offending lines below the first; errors here are one line.
+    throw new Error(`kubeconfig ${file}: ${(err as Error).message.split('\n')[0]}`)
+  }
+  if (doc === null || doc === undefined) return {}
+  if (typeof doc !== 'object' || Array.isArray(doc)) throw new Error(`kubeconfig ${file}: not a kubeconfig (expected a YAML mapping)`)
+  return doc as Record<string, unknown>
+}
+
+/** client-go's merge: the first file to define a name keeps it; later files cannot change it. */
+function addFirst<T> (into: Map<string, Defined<T>>, list: unknown, field: string, dir: string, file: string): void {
+  if (list === null || list === undefined) return
+  if (!Array.isArray(list)) throw new Error(`kubeconfig ${file}: ${field}s is not a list`)
+  for (const item of list as Array<Record<string, unknown> | null>) {
+    const name = item?.['name']
+    if (typeof name === 'string' && !into.has(name)) into.set(name, { entry: (item?.[field] ?? {}) as T, dir })
+  }
+}
+
+function connectionOf (merged: Merged, asked: string | undefined): KubeConnection {
+  const name = asked || merged.currentContext
+  const known = `(contexts: ${[...merged.contexts.keys()].join(', ') || 'none'})`
+  if (!name) throw new Error(`kubeconfig: no current-context; choose a context ${known}`)
+  const context = merged.contexts.get(name)?.entry
+  if (!context) throw new Error(`kubeconfig: context "${name}" not found ${known}`)
+  const cluster = merged.clusters.get(context.cluster ?? '')
+  if (!cluster) throw new Error(`kubeconfig: context "${name}" refers to cluster "${context.cluster ?? ''}", which is not defined`)
+  const user = context.user ? merged.users.get(context.user) : { entry: {}, dir: cluster.dir }
+  if (!user) throw new Error(`kubeconfig: context "${name}" refers to user "${context.user ?? ''}", which is not defined`)
+  const { server, 'tls-server-name': servername, 'insecure-skip-tls-verify': insecure } = cluster.entry
+  if (!server) throw new Error(`kubeconfig: cluster "${context.cluster ?? ''}" has no server`)
+  const ca = bytes('certificate-authority', cluster, cluster.entry['certificate-authority-data'], cluster.entry['certificate-authority'])
+  const cert = bytes('client-certificate', user, user.entry['client-certificate-data'], user.entry['client-certificate'])
+  const key = bytes('client-key', user, user.entry['client-key-data'], user.entry['client-key'])
+  if (Boolean(cert) !== Boolean(key)) throw new Error(`kubeconfig: user "${context.user ?? ''}" has a client certificate or key without the other`)
+  const source = credentialSource(user.entry, p => under(user.dir, p), execCluster(cluster.entry, server, ca))
+  return {
+    server,
+    ...(ca ? { ca } : {}),
+    ...(cert && key ? { cert, key } : {}),
+    ...(servername ? { servername } : {}),
+    insecureSkipTLSVerify: Boolean(insecure),
+    ...(context.namespace ? { namespace: context.namespace } : {}),
+    credentials: source.get,
+    ...(source.invalidate ? { invalidate: source.invalidate } : {})
+  }
+}
+
+/** The cluster as an exec plugin is told about it (provideClusterInfo): the CA inline even when it is a file. */
+function execCluster (entry: ClusterEntry, server: string, ca: Buffer | undefined): ExecCluster {
+  const extensions = Array.isArray(entry.extensions) ? entry.extensions : []
+  const config = extensions.find(e => e?.name === EXEC_EXTENSION)?.extension
+  return {
+    server,
+    ...(ca ? { 'certificate-authority-data': ca.toString('base64') } : {}),
+    ...(entry['tls-server-name'] ? { 'tls-server-name': entry['tls-server-name'] } : {}),
+    ...(entry['insecure-skip-tls-verify'] ? { 'insecure-skip-tls-verify': true } : {}),
+    ...(config === undefined ? {} : { config })
+  }
+}
+
+const under = (dir: string, path: string) => isAbsolute(path) ? path : join(dir, path)
+
+/** Inline base64 data wins over a file, as in client-go; the file is relative to the entry's kubeconfig. */
+function bytes (field: string, defined: Defined<unknown>, data: string | undefined, file: string | undefined): Buffer | undefined {
+  if (data) return Buffer.from(data, 'base64')
+  if (!file) return undefined
+  const path = under(defined.dir, file)
+  try {
+    return readFileSync(path)
+  } catch (err) {
+    throw new Error(`kubeconfig: ${field} ${path}: ${readProblem(err)}`)
+  }
+}
+
+function inCluster (): KubeConnection {
+  const host = process.env['KUBERNETES_SERVICE_HOST'] as string
+  const port = process.env['KUBERNETES_SERVICE_PORT'] ?? '443'
+  const read = (name: string) => {
+    try {
+      return readFileSync(join(SERVICE_ACCOUNT, name))
+    } catch (err) {
+      throw new Error(`in-cluster service account: ${join(SERVICE_ACCOUNT, name)}: ${readProblem(err)}`)
+    }
+  }
+  const ca = read('ca.crt')
+  const namespace = existsSync(join(SERVICE_ACCOUNT, 'namespace')) ? read('namespace').toString('utf8').trim() : ''
+  const source = tokenFile(join(SERVICE_ACCOUNT, 'token'))
+  return {
+    server: `https://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    ca,
+    insecureSkipTLSVerify: false,
+    ...(namespace ? { namespace } : {}),
+    credentials: source.get,
+    ...(source.invalidate ? { invalidate: source.invalidate } : {})
+  }
 }
 
 /**
@@ -80,116 +221,34 @@ export function fromKubeConfig (config: KubeConfigLike): KubeConnection {
   const cluster = config.getCurrentCluster()
   if (!cluster) throw new Error('kube api: the kubeconfig has no current cluster')
   const user = config.getCurrentUser()
-  let cached: Promise<Record<string, string>> | undefined
-  const resolve = async () => {
+  let cached: Promise<KubeCredentials> | undefined
+  const resolveCredentials = async (): Promise<KubeCredentials> => {
     const opts: HttpsRequestOptions = {}
     await config.applyToHTTPSOptions(opts)
     const headers: Record<string, string> = {}
     for (const [k, v] of Object.entries(opts.headers ?? {})) if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v)
     if (opts.auth) headers['authorization'] = `Basic ${Buffer.from(opts.auth).toString('base64')}`
-    return headers
+    return { headers }
   }
   const dynamic = Boolean(user?.authProvider || user?.exec)
   return {
     server: cluster.server,
-    ...bytes('ca', cluster.caFile, cluster.caData),
-    ...bytes('cert', user?.certFile, user?.certData),
-    ...bytes('key', user?.keyFile, user?.keyData),
+    ...clientNodeBytes('ca', cluster.caFile, cluster.caData),
+    ...clientNodeBytes('cert', user?.certFile, user?.certData),
+    ...clientNodeBytes('key', user?.keyFile, user?.keyData),
     ...(cluster.tlsServerName ? { servername: cluster.tlsServerName } : {}),
     insecureSkipTLSVerify: Boolean(cluster.skipTLSVerify),
-    headers: () => {
-      if (dynamic) return resolve()
-      cached ??= resolve()
+    credentials: () => {
+      if (dynamic) return resolveCredentials()
+      cached ??= resolveCredentials()
       cached.catch(() => { cached = undefined })
       return cached
     }
   }
 }
 
-function bytes<K extends string> (key: K, file: string | undefined, data: string | undefined): Partial<Record<K, Buffer>> {
+function clientNodeBytes<K extends string> (key: K, file: string | undefined, data: string | undefined): Partial<Record<K, Buffer>> {
   if (data) return { [key]: Buffer.from(data, 'base64') } as Record<K, Buffer>
   if (file) return { [key]: readFileSync(file) } as Record<K, Buffer>
   return {}
-}
-
-function fromKubeconfigFile (path: string): KubeConnection {
-  let doc: {
-    'current-context'?: string
-    contexts?: Array<Named & { context?: { cluster?: string, user?: string } }>
-    clusters?: Array<Named & { cluster?: ClusterEntry }>
-    users?: Array<Named & { user?: UserEntry }>
-  }
-  try {
-    doc = parse(readFileSync(path, 'utf8')) ?? {}
-  } catch (err) {
-    throw new Error(`kubeconfig ${path}: ${(err as Error).message}`)
-  }
-  const fail = (message: string) => new Error(`kubeconfig ${path}: ${message}`)
-  const contextName = doc['current-context']
-  const context = doc.contexts?.find(c => c.name === contextName)?.context
-  if (!context) throw fail(contextName ? `context "${contextName}" not found` : 'no current-context')
-  const cluster = doc.clusters?.find(c => c.name === context.cluster)?.cluster
-  if (!cluster?.server) throw fail(`cluster "${context.cluster ?? ''}" not found or has no server`)
-  const user = doc.users?.find(u => u.name === context.user)?.user ?? {}
-  const base = dirname(path)
-  const file = (p: string | undefined) => p === undefined ? undefined : isAbsolute(p) ? p : join(base, p)
-  if (user['auth-provider']) throw fail(`auth-provider "${user['auth-provider'].name ?? ''}" is not supported; use an exec credential plugin`)
-  return {
-    server: cluster.server,
-    ...bytes('ca', file(cluster['certificate-authority']), cluster['certificate-authority-data']),
-    ...bytes('cert', file(user['client-certificate']), user['client-certificate-data']),
-    ...bytes('key', file(user['client-key']), user['client-key-data']),
-    ...(cluster['tls-server-name'] ? { servername: cluster['tls-server-name'] } : {}),
-    insecureSkipTLSVerify: Boolean(cluster['insecure-skip-tls-verify']),
-    headers: userHeaders(user, file(user.tokenFile), base)
-  }
-}
-
-function inCluster (): KubeConnection {
-  const host = process.env['KUBERNETES_SERVICE_HOST'] as string
-  const port = process.env['KUBERNETES_SERVICE_PORT'] ?? '443'
-  return {
-    server: `https://${host.includes(':') ? `[${host}]` : host}:${port}`,
-    ca: readFileSync(join(SERVICE_ACCOUNT, 'ca.crt')),
-    insecureSkipTLSVerify: false,
-    headers: userHeaders({}, join(SERVICE_ACCOUNT, 'token'), SERVICE_ACCOUNT)
-  }
-}
-
-/** Bearer token (re-read from its file each minute: projected tokens rotate), exec plugin, or basic auth. */
-function userHeaders (user: UserEntry, tokenFile: string | undefined, base: string): () => Promise<Record<string, string>> {
-  if (user.token) {
-    const headers = { authorization: `Bearer ${user.token}` }
-    return async () => headers
-  }
-  if (tokenFile) {
-    let cached: { token: string, until: number } | undefined
-    return async () => {
-      if (!cached || Date.now() > cached.until) cached = { token: readFileSync(tokenFile, 'utf8').trim(), until: Date.now() + 60_000 }
-      return { authorization: `Bearer ${cached.token}` }
-    }
-  }
-  if (user.exec) return execCredential(user.exec, base)
-  if (user.username !== undefined) {
-    const headers = { authorization: `Basic ${Buffer.from(`${user.username}:${user.password ?? ''}`).toString('base64')}` }
-    return async () => headers
-  }
-  return async () => ({})
-}
-
-/** A client.authentication.k8s.io ExecCredential plugin; its token is reused until shortly before it expires. */
-function execCredential (exec: ExecConfig, base: string): () => Promise<Record<string, string>> {
-  let cached: { token: string, until: number } | undefined
-  return async () => {
-    if (!cached || Date.now() > cached.until) {
-      const env = { ...process.env, ...Object.fromEntries((exec.env ?? []).map(e => [e.name, e.value])) }
-      const command = exec.command.includes('/') && !isAbsolute(exec.command) ? join(base, exec.command) : exec.command
-      const { stdout } = await run(command, exec.args ?? [], { env, timeout: 60_000 })
-      const status = (JSON.parse(stdout) as { status?: { token?: string, expirationTimestamp?: string } }).status
-      if (!status?.token) throw new Error(`exec plugin ${exec.command} returned no token (client certificates from exec plugins are not supported)`)
-      const expires = status.expirationTimestamp ? Date.parse(status.expirationTimestamp) - 10_000 : Infinity
-      cached = { token: status.token, until: expires }
-    }
-    return { authorization: `Bearer ${cached.token}` }
-  }
 }

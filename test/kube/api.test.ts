@@ -1,4 +1,4 @@
-import { mkdtemp, writeFile } from 'node:fs/promises'
+import { chmod, mkdtemp, readFile, writeFile } from 'node:fs/promises'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -7,7 +7,7 @@ import t, { type Test } from 'tap'
 import { KubeConfig } from '@kubernetes/client-node'
 import { KubeApi, LineSplitter, type WatchEvent } from '../../src/kube/api.js'
 import { isAlreadyExists, isConflict, isKubeApiError, KubeApiError, isNotFound, isResourceExpired } from '../../src/kube/errors.js'
-import { createCertificateAuthority } from '../../src/tls/certificates.js'
+import { createCertificateAuthority, type PemPair } from '../../src/tls/certificates.js'
 import { kubeConfigOptions, startFakeApiServer, type FakeApiServer, type Obj } from '../helpers/fake-apiserver.js'
 import { waitFor } from '../helpers/wait.js'
 
@@ -317,6 +317,58 @@ t.test('watch: failures', async (t) => {
   controller.abort()
   await t.rejects(aborted, { name: 'AbortError' })
   await until(() => server.watcherCount(CM) === 0)
+})
+
+t.test('exec plugin client certificates: a new one on a new connection, requests on the old one finish; a 401 runs the plugin again', async (t) => {
+  const ca = await createCertificateAuthority('fake apiserver CA')
+  const serving = await ca.issue({ commonName: 'localhost', ipAddresses: ['127.0.0.1'] })
+  const first = await ca.issue({ commonName: 'exec-first', usage: 'client' })
+  const second = await ca.issue({ commonName: 'exec-second', usage: 'client' })
+  const server = await fake(t, [CM], { tls: { ...serving, ca: ca.cert } })
+  const dir = await mkdtemp(join(tmpdir(), 'kube-api-exec-'))
+  const answer = join(dir, 'credential.json')
+  const runs = join(dir, 'runs')
+  await writeFile(join(dir, 'plugin.sh'), `#!/bin/sh\necho x >> '${runs}'\ncat '${answer}'\n`)
+  await chmod(join(dir, 'plugin.sh'), 0o755)
+  const V1 = 'client.authentication.k8s.io/v1'
+  const issue = (pair: PemPair, validMs: number) => writeFile(answer, JSON.stringify({
+    apiVersion: V1,
+    kind: 'ExecCredential',
+    status: { clientCertificateData: pair.cert, clientKeyData: pair.key, expirationTimestamp: new Date(Date.now() + validMs).toISOString() }
+  }))
+  const kubeconfig = join(dir, 'kubeconfig')
+  await writeFile(kubeconfig, JSON.stringify({
+    clusters: [{ name: 'c', cluster: { server: server.url, 'certificate-authority-data': b64(ca.cert) } }],
+    users: [{ name: 'u', user: { exec: { apiVersion: V1, command: './plugin.sh' } } }],
+    contexts: [{ name: 'exec', context: { cluster: 'c', user: 'u' } }]
+  }))
+  const api = new KubeApi({ kubeconfig, context: 'exec' })
+  t.teardown(() => api.close())
+  const runCount = async () => (await readFile(runs, 'utf8')).trim().split('\n').length
+
+  await issue(first, 0) // already expired: the plugin runs for every request
+  await api.list(CM)
+  t.same(server.clientCertificates, ['exec-first'])
+  const events: string[] = []
+  const watching = api.watch<Obj>(CM, {}, (e) => { events.push(e.object.metadata.name) })
+  await until(() => server.watcherCount(CM) === 1)
+  await issue(second, 3_600_000)
+  await api.list(CM)
+  t.same(server.clientCertificates, ['exec-first', 'exec-second'], 'the new certificate is presented, on a new connection')
+  server.put(CM, cm('during-rotation'))
+  await until(() => events.length === 1)
+  server.endWatches(CM)
+  await watching
+  t.same(events, ['during-rotation'], 'the watch on the old certificate went on until it ended')
+
+  const before = await runCount()
+  await api.list(CM)
+  t.equal(await runCount(), before, 'a certificate good for an hour is reused')
+  t.same(server.clientCertificates, ['exec-first', 'exec-second'], 'and so is its connection')
+  server.intercept = () => { server.intercept = undefined; return 401 }
+  await t.rejects(api.list(CM), { code: 401 })
+  await api.list(CM)
+  t.equal(await runCount(), before + 1, 'after a 401 the plugin runs again')
 })
 
 t.test('LineSplitter: lines across chunks, a last line without newline, blank lines skipped', async (t) => {
