@@ -92,6 +92,23 @@ export function hiddenAlias (command: Command, flags: string, target: string): C
   return command
 }
 
+/** Which cluster and identity, as kubectl picks them. */
+export function kubeconfigOptions (command: Command, purpose: string): Command {
+  return command
+    .option('--kubeconfig <file>', `${purpose}: this kubeconfig file alone (default: KUBECONFIG's files merged, ~/.kube/config, in-cluster)`)
+    .option('--context <name>', 'the kubeconfig context to use (default: its current-context)')
+}
+
+export interface KubeconfigFlags {
+  kubeconfig?: string
+  context?: string
+}
+
+/** The KubeApi selection of --kubeconfig and --context. */
+export function kubeconfigSelection (opts: KubeconfigFlags): { kubeconfig?: string, context?: string } {
+  return { ...(opts.kubeconfig ? { kubeconfig: opts.kubeconfig } : {}), ...(opts.context ? { context: opts.context } : {}) }
+}
+
 /** The TLS flags of a command that calls extensions: the CA to verify them and a client certificate for mTLS. */
 export function clientTlsOptions (command: Command, aliases: { certificateAuthority?: string, clientCertificate?: string, clientKey?: string } = {}): Command {
   command

@@ -2,11 +2,10 @@
 import { Command, Option } from 'commander'
 import { pino } from 'pino'
 import { runController } from '../controller/run.js'
-import { action, type CliIO, defaultIO, hiddenAlias, UsageError } from './command.js'
+import { action, type CliIO, defaultIO, hiddenAlias, type KubeconfigFlags, kubeconfigOptions, kubeconfigSelection, UsageError } from './command.js'
 import { countOption, durationOption, portOption } from './options.js'
 
-interface ControllerCliOptions {
-  kubeconfig?: string
+interface ControllerCliOptions extends KubeconfigFlags {
   extensionConfigs?: string
   labelSelector?: string
   leaderElect?: boolean
@@ -30,7 +29,8 @@ export function controllerCommand (io: CliIO = defaultIO): Command {
   const command = new Command('controller')
     .description('run the ExtensionConfig controller: discover extensions, write status, keep the handler registry')
     .option('--extension-configs <dir>', 'embedded mode: read ExtensionConfig, Secret and Namespace manifests from a directory (watched; status kept in memory)')
-    .option('--kubeconfig <file>', 'Kubernetes mode (the default): kubeconfig to use (default: KUBECONFIG, ~/.kube/config, in-cluster)')
+  kubeconfigOptions(command, 'Kubernetes mode (the default)')
+  command
     .option('--label-selector <selector>', 'only handle ExtensionConfigs with these labels (Kubernetes mode)')
     .option('--leader-elect', 'elect a leader on a coordination.k8s.io/v1 Lease; standbys only register what status says')
     .option('--leader-election-namespace <ns>', 'namespace of the Lease', process.env['POD_NAMESPACE'] ?? 'runtime-sdk-system')
@@ -54,13 +54,13 @@ export function controllerCommand (io: CliIO = defaultIO): Command {
 
 async function startControllerCli (opts: ControllerCliOptions): Promise<void> {
   if (Boolean(opts.clientCertificate) !== Boolean(opts.clientKey)) throw new UsageError('--client-certificate and --client-key go together')
-  if (opts.extensionConfigs && (opts.kubeconfig || opts.leaderElect || opts.labelSelector)) {
-    throw new UsageError('--extension-configs (embedded mode) does not combine with --kubeconfig, --label-selector or --leader-elect')
+  if (opts.extensionConfigs && (opts.kubeconfig || opts.context || opts.leaderElect || opts.labelSelector)) {
+    throw new UsageError('--extension-configs (embedded mode) does not combine with --kubeconfig, --context, --label-selector or --leader-elect')
   }
   const logger = pino({ level: opts.logLevel }, pino.destination(2))
   const running = await runController({
     ...(opts.extensionConfigs ? { extensionConfigsDir: opts.extensionConfigs } : {}),
-    ...(opts.kubeconfig ? { kubeconfig: opts.kubeconfig } : {}),
+    ...kubeconfigSelection(opts),
     ...(opts.labelSelector ? { labelSelector: opts.labelSelector } : {}),
     ...(opts.leaderElect ? { leaderElection: { namespace: opts.leaderElectionNamespace, name: opts.leaderElectionId } } : {}),
     readOnly: opts.readOnly ?? false,

@@ -3,18 +3,17 @@
 // catalog does not know (they would stop working) or marks deprecated. Run the target release's CLI to check
 // against its catalog.
 import { Command } from 'commander'
-import { fetchControllerStatus } from './controller-status.js'
+import { type ControllerEndpointFlags, controllerEndpointOptions, fetchControllerStatus } from './controller-status.js'
 import { EXTENSION_CONFIG_COLLECTION_PATH } from '../api/constants.js'
 import type { ExtensionConfig } from '../api/extension-config.js'
 import { createCatalog } from '../catalog/default.js'
 import { KubeApi } from '../kube/api.js'
 import { type CrdOwnership, describeCrdOwnership, readCrdOwnership } from '../controller/crd-owner.js'
 import { hookVersionProblems } from '../controller/preflight.js'
-import { action, type CliIO, defaultIO, OperationFailed, type OutputFormat, outputOption, render } from './command.js'
+import { action, type CliIO, defaultIO, type KubeconfigFlags, kubeconfigOptions, kubeconfigSelection, OperationFailed, type OutputFormat, outputOption, render } from './command.js'
 import { table } from './table.js'
 
-interface PreflightOptions {
-  kubeconfig?: string
+interface PreflightOptions extends KubeconfigFlags, Omit<ControllerEndpointFlags, 'url'> {
   url?: string
   readOnly?: boolean
   takeOverCrd?: boolean
@@ -29,9 +28,9 @@ interface Registered {
 
 async function registered (opts: PreflightOptions): Promise<Registered> {
   if (opts.url) {
-    return { extensionConfigs: (await fetchControllerStatus(opts.url)).extensionConfigs.map(r => r.extensionConfig) }
+    return { extensionConfigs: (await fetchControllerStatus({ ...opts, url: opts.url })).extensionConfigs.map(r => r.extensionConfig) }
   }
-  const api = new KubeApi(opts.kubeconfig)
+  const api = new KubeApi(kubeconfigSelection(opts))
   try {
     const crd = await readCrdOwnership(api)
     if (!crd.installed) return { extensionConfigs: [], crd }
@@ -54,10 +53,12 @@ function crdVerdict (crd: CrdOwnership, opts: PreflightOptions): { line: string,
 }
 
 export function preflightCommand (io: CliIO = defaultIO): Command {
-  return new Command('preflight')
+  const command = new Command('preflight')
     .description('check before installing or upgrading: who owns the ExtensionConfig CRD, and that every registered handler uses a hook version this release\'s catalog serves (exit 1 when one would stop working)')
-    .option('--kubeconfig <file>', 'read the CRD and ExtensionConfig status from this cluster (default: KUBECONFIG, ~/.kube/config, in-cluster)')
-    .option('--url <url>', 'read ExtensionConfigs from a running controller\'s HTTP endpoint instead (e.g. the embedded one)')
+  kubeconfigOptions(command, 'read the CRD and ExtensionConfig status from this cluster (with --url: the user whose token is sent)')
+  command.option('--url <url>', 'read ExtensionConfigs from a running controller\'s HTTP endpoint instead (e.g. the embedded one)')
+  controllerEndpointOptions(command)
+  return command
     .option('--read-only', 'check for a controller that will run --read-only beside the CRD\'s owner (e.g. Cluster API)')
     .option('--take-over-crd', 'check for a controller that will write status on another owner\'s CRD (controller --take-over-crd)')
     .addOption(outputOption(['table', 'json', 'yaml']))

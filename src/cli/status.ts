@@ -1,13 +1,12 @@
 // runtime-sdk status: what a running controller knows about every ExtensionConfig (its /extensionconfigs).
 import { Command } from 'commander'
-import { fetchControllerStatus } from './controller-status.js'
+import { type ControllerEndpointFlags, controllerEndpointOptions, fetchControllerStatus } from './controller-status.js'
 import type { ObservedCondition } from '../api/extension-config.js'
 import type { StatusDocument } from '../controller/http.js'
-import { action, type CliIO, defaultIO, type OutputFormat, outputOption, render } from './command.js'
+import { action, type CliIO, defaultIO, kubeconfigOptions, type OutputFormat, outputOption, render } from './command.js'
 import { table } from './table.js'
 
-interface StatusOptions {
-  url: string
+interface StatusOptions extends ControllerEndpointFlags {
   output: OutputFormat
 }
 
@@ -35,12 +34,15 @@ export function renderStatus (doc: StatusDocument): string {
 }
 
 export function statusCommand (io: CliIO = defaultIO): Command {
-  return new Command('status')
+  const command = new Command('status')
     .description('show what a running controller knows about every ExtensionConfig')
-    .option('--url <url>', 'the controller\'s HTTP endpoint', 'http://127.0.0.1:8080')
+    .option('--url <url>', 'the controller\'s HTTP endpoint (https: authenticated with the kubeconfig user\'s token)', 'http://127.0.0.1:8080')
+  controllerEndpointOptions(command)
+  kubeconfigOptions(command, 'for an https --url, the user whose token is sent')
+  return command
     .addOption(outputOption(['table', 'json', 'yaml']))
     .action(action(io, async (opts: StatusOptions) => {
-      const doc = await fetchControllerStatus(opts.url)
+      const doc = await fetchControllerStatus(opts)
       io.stdout(render(opts.output, doc, () => renderStatus(doc)))
     }))
 }

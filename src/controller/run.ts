@@ -19,8 +19,10 @@ import { createWebhookServer } from './webhook-server.js'
 export interface RunControllerOptions {
   /** extensionConfigsDir selects the file source; otherwise the Kubernetes API of `kubeconfig` is used. */
   extensionConfigsDir?: string
-  /** kubeconfig path; default: KUBECONFIG, ~/.kube/config or the in-cluster service account. */
+  /** kubeconfig path, read alone; default: KUBECONFIG's files merged, ~/.kube/config or the in-cluster service account. */
   kubeconfig?: string
+  /** context of the kubeconfig to use instead of its current-context. */
+  context?: string
   /** labelSelector limits the ExtensionConfigs handled (Kubernetes source). */
   labelSelector?: string
   leaderElection?: { namespace: string, name: string, identity?: string, leaseDurationMs?: number, renewDeadlineMs?: number, retryPeriodMs?: number }
@@ -70,7 +72,10 @@ export async function runController (options: RunControllerOptions): Promise<Run
   if (options.extensionConfigsDir) {
     source = new FileSource({ dir: options.extensionConfigsDir })
   } else {
-    api = new KubeApi(options.kubeconfig)
+    api = new KubeApi({
+      ...(options.kubeconfig ? { kubeconfig: options.kubeconfig } : {}),
+      ...(options.context ? { context: options.context } : {})
+    })
     if (!options.readOnly && !options.takeOverCrd) await refuseForeignCrd(api, logger)
     source = new KubernetesSource({
       api,

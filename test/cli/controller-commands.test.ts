@@ -89,7 +89,7 @@ t.test('bad usage gets a clear error', async t => {
   t.match(missing.stderr, 'ExtensionConfig directory /nonexistent/runtime-sdk does not exist or is not a directory')
   const mixed = await runCli(['controller', '--extension-configs', '/tmp', '--leader-elect'])
   t.equal(mixed.code, 2)
-  t.match(mixed.stderr, '--extension-configs (embedded mode) does not combine with --kubeconfig, --label-selector or --leader-elect')
+  t.match(mixed.stderr, '--extension-configs (embedded mode) does not combine with --kubeconfig, --context, --label-selector or --leader-elect')
   const duration = await runCli(['controller', '--rediscovery-interval', 'soon'])
   t.not(duration.code, 0)
   t.match(duration.stderr, 'must be a duration such as 30s, 10m or 1h30m')
