@@ -1,6 +1,7 @@
 // runtime-sdk controller: runs the ExtensionConfig controller on the Kubernetes API or on a directory.
 import { Command, Option } from 'commander'
 import { pino } from 'pino'
+import { isLoopbackHost } from '../controller/http-serving.js'
 import { runController } from '../controller/run.js'
 import { action, type CliIO, defaultIO, hiddenAlias, type KubeconfigFlags, kubeconfigOptions, kubeconfigSelection, UsageError } from './command.js'
 import { countOption, durationOption, portOption } from './options.js'
@@ -15,6 +16,8 @@ interface ControllerCliOptions extends KubeconfigFlags {
   takeOverCrd?: boolean
   metricsHost: string
   metricsPort: number
+  metricsSecure?: boolean
+  metricsCertDir?: string
   webhookPort?: number
   webhookCertDir: string
   concurrency: number
@@ -37,8 +40,10 @@ export function controllerCommand (io: CliIO = defaultIO): Command {
     .option('--leader-election-id <name>', 'name of the Lease', 'runtime-sdk-extensionconfig-controller')
     .option('--read-only', 'never discover or write: register the handlers another controller (e.g. Cluster API\'s) wrote in status')
     .option('--take-over-crd', 'write status even when the ExtensionConfig CRD belongs to another owner (e.g. Cluster API); refused otherwise')
-    .option('--metrics-host <host>', 'address of the HTTP endpoint (/metrics, /healthz, /readyz, /extensionconfigs)', '127.0.0.1')
+    .option('--metrics-host <host>', 'address of the HTTP endpoint (/metrics, /healthz, /readyz, /extensionconfigs); plain HTTP only on loopback', '127.0.0.1')
     .option('--metrics-port <port>', 'port of the HTTP endpoint (0 picks a free one)', portOption, 8080)
+    .option('--metrics-secure', 'serve the endpoint over HTTPS; all but /healthz and /readyz need a bearer token allowed by TokenReview and SubjectAccessReview (Kubernetes mode)')
+    .option('--metrics-cert-dir <dir>', 'directory with tls.crt and tls.key for --metrics-secure, reloaded when they change (default: a self-signed certificate)')
     .option('--webhook-port <port>', 'serve the CRD conversion webhook (HTTPS, /convert) on this port', portOption)
     .option('--webhook-cert-dir <dir>', 'directory with tls.crt and tls.key for the webhook', '/tmp/k8s-webhook-server/serving-certs')
     .option('--concurrency <n>', 'ExtensionConfigs reconciled at once', countOption, 10)
@@ -57,6 +62,13 @@ async function startControllerCli (opts: ControllerCliOptions): Promise<void> {
   if (opts.extensionConfigs && (opts.kubeconfig || opts.context || opts.leaderElect || opts.labelSelector)) {
     throw new UsageError('--extension-configs (embedded mode) does not combine with --kubeconfig, --context, --label-selector or --leader-elect')
   }
+  if (opts.metricsCertDir && !opts.metricsSecure) throw new UsageError('--metrics-cert-dir goes with --metrics-secure')
+  if (opts.metricsSecure && opts.extensionConfigs) {
+    throw new UsageError('--metrics-secure checks callers with TokenReview and SubjectAccessReview: it needs Kubernetes mode, not --extension-configs')
+  }
+  if (!opts.metricsSecure && !isLoopbackHost(opts.metricsHost)) {
+    throw new UsageError(`--metrics-host ${opts.metricsHost} is not a loopback address: plain HTTP stays on 127.0.0.1; add --metrics-secure to serve HTTPS with Kubernetes authentication`)
+  }
   const logger = pino({ level: opts.logLevel }, pino.destination(2))
   const running = await runController({
     ...(opts.extensionConfigs ? { extensionConfigsDir: opts.extensionConfigs } : {}),
@@ -65,7 +77,11 @@ async function startControllerCli (opts: ControllerCliOptions): Promise<void> {
     ...(opts.leaderElect ? { leaderElection: { namespace: opts.leaderElectionNamespace, name: opts.leaderElectionId } } : {}),
     readOnly: opts.readOnly ?? false,
     takeOverCrd: opts.takeOverCrd ?? false,
-    http: { host: opts.metricsHost, port: opts.metricsPort },
+    http: {
+      host: opts.metricsHost,
+      port: opts.metricsPort,
+      ...(opts.metricsSecure ? { secure: opts.metricsCertDir ? { certDir: opts.metricsCertDir } : {} } : {})
+    },
     ...(opts.webhookPort !== undefined ? { webhook: { host: '0.0.0.0', port: opts.webhookPort, certDir: opts.webhookCertDir } } : {}),
     concurrency: opts.concurrency,
     rediscoveryIntervalMs: opts.rediscoveryInterval,

@@ -1,9 +1,12 @@
-// The controller's HTTP endpoint (plain HTTP, meant for loopback or a cluster-internal port): health, metrics
-// and what the controller knows about every ExtensionConfig.
+// The controller's HTTP endpoint: health, metrics and what the controller knows about every ExtensionConfig.
+// Plain HTTP on loopback, or HTTPS with every route but the probes behind an authorizer (http-serving.ts).
+import type { SecureContextOptions } from 'node:tls'
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
+import type { Logger } from 'pino'
 import { HttpError, methodNotAllowed, operationsRoutes } from '../http/index.js'
 import type { Controller, ExtensionConfigReport } from './controller.js'
 import type { RejectedManifest } from './file-source.js'
+import type { RequestAuthorizer } from './http-auth.js'
 
 export interface StatusDocument {
   source: string
@@ -20,7 +23,15 @@ interface ControllerHttpOptions {
   controller: Controller
   /** leader reports leadership; without leader election the controller always leads. */
   leader?: () => boolean
+  /** https serves TLS with this certificate and key. */
+  https?: SecureContextOptions
+  /** authorize guards every route but the probes: the kubelet calls those without a token. */
+  authorize?: RequestAuthorizer
+  /** logger receives the 5xx errors (request logging stays off: scrapes come every few seconds). */
+  logger?: Logger
 }
+
+const PROBES = new Set(['/healthz', '/readyz'])
 
 type Route = { method: 'GET', url: string, handler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown> }
 
@@ -39,7 +50,16 @@ export function statusDocument (controller: Controller, leader: boolean): Status
 export function createControllerHttp (options: ControllerHttpOptions): FastifyInstance {
   const { controller } = options
   const leader = options.leader ?? (() => true)
-  const app = Fastify({ logger: false })
+  const app = Fastify({
+    ...(options.logger ? { loggerInstance: options.logger, disableRequestLogging: true } : { logger: false }),
+    ...(options.https ? { https: options.https } : {})
+  }) as unknown as FastifyInstance
+  const { authorize } = options
+  if (authorize) {
+    app.addHook('onRequest', async (request, reply) => {
+      if (!PROBES.has(request.routeOptions.url ?? '')) await authorize(request, reply)
+    })
+  }
   operationsRoutes(app, {
     notReady: () => controller.client.registry.isReady() ? undefined : 'the extension registry is warming up',
     metrics: controller.metrics.registry

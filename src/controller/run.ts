@@ -8,7 +8,7 @@ import type { ClientCertificate } from '../client/transport.js'
 import { Controller } from './controller.js'
 import { ForeignCrdError, readCrdOwnership } from './crd-owner.js'
 import { FileSource } from './file-source.js'
-import { createControllerHttp } from './http.js'
+import { checkControllerHttp, type ControllerHttpOptions, serveControllerHttp } from './http-serving.js'
 import { KubeApi } from '../kube/api.js'
 import { isKubeApiError } from '../kube/errors.js'
 import { LeaderElector } from '../kube/leader-election.js'
@@ -30,8 +30,11 @@ export interface RunControllerOptions {
   readOnly?: boolean
   /** takeOverCrd writes status even on an ExtensionConfig CRD another owner (Cluster API) installed. */
   takeOverCrd?: boolean
-  /** http serves /healthz, /readyz, /metrics and /extensionconfigs; port 0 picks a free port. */
-  http?: { host: string, port: number }
+  /**
+   * http serves /healthz, /readyz, /metrics and /extensionconfigs: plain HTTP on a loopback host, or with `secure`
+   * HTTPS whose routes but the probes need a token the Kubernetes API authorizes (not with extensionConfigsDir).
+   */
+  http?: ControllerHttpOptions
   /** webhook serves the CRD conversion webhook over TLS from certDir/tls.crt and tls.key. */
   webhook?: { host: string, port: number, certDir: string }
   concurrency?: number
@@ -67,6 +70,7 @@ async function refuseForeignCrd (api: KubeApi, logger: Logger): Promise<void> {
 
 export async function runController (options: RunControllerOptions): Promise<RunningController> {
   const logger = options.logger ?? pino({ level: 'silent' })
+  if (options.http) checkControllerHttp(options.http, !options.extensionConfigsDir)
   let api: KubeApi | undefined
   let source: ExtensionConfigSource
   if (options.extensionConfigsDir) {
@@ -102,6 +106,8 @@ export async function runController (options: RunControllerOptions): Promise<Run
   })
   const closers: Array<() => Promise<unknown>> = []
   const stop = async () => { for (const close of closers.reverse()) await close() }
+  // Closed last: releasing the lease and the reviews of requests still in flight need it.
+  if (api) closers.push(() => api.close())
   try {
     let elector: LeaderElector | undefined
     const running: RunningController = { controller, stop }
@@ -134,11 +140,10 @@ export async function runController (options: RunControllerOptions): Promise<Run
       closers.push(() => elector!.stop({ release: true }))
     }
     if (options.http) {
-      const app = createControllerHttp({ controller, ...(elector ? { leader: () => elector!.isLeader() } : {}) })
-      running.httpUrl = await app.listen({ host: options.http.host, port: options.http.port })
-      closers.push(() => app.close())
+      const http = await serveControllerHttp({ controller, http: options.http, logger, ...(api ? { api } : {}), ...(elector ? { leader: () => elector!.isLeader() } : {}) })
+      running.httpUrl = http.url
+      closers.push(() => http.close())
     }
-    if (api) closers.push(() => api.close())
     return running
   } catch (err) {
     await stop()

@@ -3,8 +3,9 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 
 export class HttpError extends Error {
-  constructor (readonly statusCode: number, readonly code: string, message: string) {
-    super(message)
+  /** options.cause is logged with a 5xx answer, never sent. */
+  constructor (readonly statusCode: number, readonly code: string, message: string, options?: ErrorOptions) {
+    super(message, options)
   }
 }
 

@@ -99,6 +99,16 @@ function serial (): string {
   return bytes.toString('hex')
 }
 
+/**
+ * A serving certificate minted in memory and issued by a throwaway CA sent along in the chain, as controller-runtime
+ * mints one when given no certificate directory: the traffic is encrypted, but no client trusts it unless told to.
+ */
+export async function mintSelfSignedServingCertificate (options: Omit<LeafOptions, 'usage'>): Promise<PemPair> {
+  const ca = await createCertificateAuthority(`${options.commonName} self-signed CA`)
+  const leaf = await ca.issue({ ...options, usage: 'server' })
+  return { cert: leaf.cert + ca.cert, key: leaf.key }
+}
+
 /** Where writeLoopbackServingCertificate put its files. */
 export interface ServingFiles {
   caFile: string

@@ -16,7 +16,8 @@ export interface TLSFileOptions {
   reloadIntervalMs?: number
 }
 
-const MIN_TLS_VERSION = 'TLSv1.2'
+/** The oldest TLS version every HTTPS server of the project accepts. */
+export const MIN_TLS_VERSION = 'TLSv1.2'
 
 interface Material { cert: string, key: string, ca?: string }
 

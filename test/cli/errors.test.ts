@@ -52,6 +52,9 @@ const cases: Array<{ args: string[], code: number, stderr?: RegExp }> = [
   { args: ['serve', '--tls-cert-file', join(dir, 'missing.crt'), '--tls-private-key-file', join(dir, 'missing.key'), '--port', '0'], code: EXIT_USAGE, stderr: /missing\.(crt|key): no such file or directory/ },
   { args: ['serve', '--tls-cert-file', join(dir, 'missing.crt')], code: EXIT_USAGE, stderr: /^error: --tls-cert-file and --tls-private-key-file go together$/m },
   { args: ['controller', '--client-certificate', 'c.crt'], code: EXIT_USAGE, stderr: /^error: --client-certificate and --client-key go together$/m },
+  { args: ['controller', '--metrics-host', '0.0.0.0'], code: EXIT_USAGE, stderr: /^error: --metrics-host 0\.0\.0\.0 is not a loopback address: plain HTTP stays on 127\.0\.0\.1; add --metrics-secure to serve HTTPS with Kubernetes authentication$/m },
+  { args: ['controller', '--extension-configs', dir, '--metrics-secure'], code: EXIT_USAGE, stderr: /^error: --metrics-secure checks callers with TokenReview and SubjectAccessReview: it needs Kubernetes mode, not --extension-configs$/m },
+  { args: ['controller', '--metrics-cert-dir', dir], code: EXIT_USAGE, stderr: /^error: --metrics-cert-dir goes with --metrics-secure$/m },
   { args: ['conformance'], code: EXIT_USAGE, stderr: /^error: pass the https URL of the extension/ },
   { args: ['status', '--url', 'not a url'], code: EXIT_USAGE, stderr: /is not a URL/ },
   // The operation failed.

@@ -1,7 +1,8 @@
 // A tiny Kubernetes API server on 127.0.0.1 for the plumbing tests: collections with list (limit/continue),
 // newline-delimited watch streams resumable from a resourceVersion, object GET/POST/PUT/DELETE with
 // resourceVersion conflicts, PartialObjectMetadata answers, and knobs to misbehave (bookmarks, ERROR
-// events, closed streams, failing requests, compaction, going away and coming back on the same port).
+// events, closed streams, failing requests, compaction, going away and coming back on the same port), and answers
+// of its own for any path (TokenReviews and SubjectAccessReviews: reviews()).
 import http from 'node:http'
 import https from 'node:https'
 import type { AddressInfo, Socket } from 'node:net'
@@ -37,6 +38,28 @@ export interface FakeApiServerOptions {
 /** Answer for a request instead of the normal handling: a status code (Status body) or nothing to go on. */
 export type Interceptor = (req: Logged) => number | undefined
 
+/** The body to answer a request with (201 to a POST, else 200), or undefined for the normal handling. */
+export type Answer = (req: Logged) => unknown
+
+/** The user a TokenReview names. */
+export interface ReviewedUser { username: string, uid?: string, groups?: string[], extra?: Record<string, string[]> }
+
+/** The spec of a SubjectAccessReview for a non-resource URL. */
+export interface AccessReviewSpec extends Omit<ReviewedUser, 'username'> {
+  user: string
+  nonResourceAttributes: { path: string, verb: string }
+}
+
+export interface ReviewRules {
+  /** users by bearer token; any other token is not authenticated. */
+  users: Record<string, ReviewedUser>
+  /** allow decides SubjectAccessReviews (default: nothing is allowed). */
+  allow?: (spec: AccessReviewSpec) => boolean
+}
+
+export const TOKEN_REVIEWS = '/apis/authentication.k8s.io/v1/tokenreviews'
+export const SUBJECT_ACCESS_REVIEWS = '/apis/authorization.k8s.io/v1/subjectaccessreviews'
+
 const status = (code: number, reason: string, message: string) =>
   ({ apiVersion: 'v1', kind: 'Status', status: 'Failure', code, reason, message, metadata: {} })
 
@@ -59,6 +82,7 @@ export class FakeApiServer {
   readonly #collections = new Map<string, Map<string, Obj>>()
   readonly #history = new Map<string, Change[]>()
   readonly #watchers = new Set<Watcher>()
+  readonly #answers = new Map<string, Answer>()
   readonly #sockets = new Set<Socket>()
   readonly #options: FakeApiServerOptions
   #server: http.Server | undefined
@@ -154,6 +178,26 @@ export class FakeApiServer {
     }
   }
 
+  /** Answers requests to a path with what fn returns (after intercept, before collections). */
+  answer (path: string, fn: Answer): this {
+    this.#answers.set(path, fn)
+    return this
+  }
+
+  /** Answers TokenReviews from rules.users and SubjectAccessReviews with rules.allow, as the API server would. */
+  reviews (rules: ReviewRules): this {
+    this.answer(TOKEN_REVIEWS, (req) => {
+      const token = String(req.body?.spec?.token)
+      const user = Object.hasOwn(rules.users, token) ? rules.users[token] : undefined
+      return { ...req.body, status: user ? { authenticated: true, user } : { authenticated: false, error: 'invalid bearer token' } }
+    })
+    this.answer(SUBJECT_ACCESS_REVIEWS, (req) => {
+      const allowed = rules.allow?.(req.body.spec as AccessReviewSpec) ?? false
+      return { ...req.body, status: allowed ? { allowed } : { allowed, reason: 'no RBAC policy matched' } }
+    })
+    return this
+  }
+
   /** Forgets history: watches from older resourceVersions get a 410 Expired ERROR event. */
   compact (): void {
     this.#compactedRv = this.#rv
@@ -231,6 +275,8 @@ export class FakeApiServer {
       this.requests.push(logged)
       const code = this.intercept?.(logged)
       if (code !== undefined) return reply(res, code, status(code, code >= 500 ? 'InternalError' : 'BadRequest', `intercepted with ${code}`))
+      const answer = this.#answers.get(logged.path)?.(logged)
+      if (answer !== undefined) return reply(res, logged.method === 'POST' ? 201 : 200, answer)
       this.#route(logged, res)
     })
   }
