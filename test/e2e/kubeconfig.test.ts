@@ -98,6 +98,7 @@ t.test('controller, status and preflight with --context and the exec plugin', as
   const url = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stderr }).on('line', line => {
       log.push(line)
+      if (!line.startsWith('{')) return // Node's own warnings
       const entry = JSON.parse(line) as { url?: string }
       if (entry.url) resolve(entry.url)
     })
