@@ -21,6 +21,13 @@ export const countOption = (value: string): number => {
   return n
 }
 
+/** An integer from 1 to max. */
+export const boundedCountOption = (max: number) => (value: string): number => {
+  const n = Number(value)
+  if (!Number.isInteger(n) || n < 1 || n > max) throw new InvalidArgumentError(`must be an integer from 1 to ${max}`)
+  return n
+}
+
 /** Labels written as `key=value,key=value`. */
 export const labelsOption = (value: string): Record<string, string> => {
   const labels: Record<string, string> = {}

@@ -1,4 +1,5 @@
 // runtime-sdk serve: serves the reference extension, or the handlers of a module, over HTTPS.
+import cluster from 'node:cluster'
 import { existsSync } from 'node:fs'
 import { mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -7,10 +8,12 @@ import { pathToFileURL } from 'node:url'
 import { Command } from 'commander'
 import { referenceHandlers } from '../reference-extension/index.js'
 import { createExtensionServer } from '../server/server.js'
+import { DEFAULT_LIMITS } from '../server/node-server.js'
+import { isWorker, superviseWorkers, workersMetricsView } from './serve-workers.js'
 import type { ExtensionHandler } from '../server/types.js'
 import { type TLSFileOptions, writeLoopbackServingCertificate } from '../tls/index.js'
 import { action, type CliIO, defaultIO, hiddenAlias, UsageError } from './command.js'
-import { portOption } from './options.js'
+import { boundedCountOption, portOption } from './options.js'
 import { columns } from './table.js'
 
 interface ServeOptions {
@@ -25,6 +28,8 @@ interface ServeOptions {
   pathPrefix?: string
   responses?: string
   logLevel: string
+  workers?: number
+  maxConnections?: number
 }
 
 export function serveCommand (io: CliIO = defaultIO): Command {
@@ -41,10 +46,16 @@ export function serveCommand (io: CliIO = defaultIO): Command {
     .option('--path-prefix <prefix>', 'path prefix in front of every hook path')
     .option('--responses <file>', 'reference extension: YAML/JSON file presetting lifecycle hook answers, re-read on change')
     .option('--log-level <level>', 'pino log level', 'info')
+    .option('--workers <n>', 'processes serving the same port (node:cluster), one per core to use', boundedCountOption(64), 1)
+    .option('--max-connections <n>', 'open connections per process beyond which new ones are closed', boundedCountOption(1_000_000), DEFAULT_LIMITS.maxConnections)
   hiddenAlias(command, '--tls-cert <file>', 'tlsCertFile')
   hiddenAlias(command, '--tls-key <file>', 'tlsPrivateKeyFile')
   hiddenAlias(command, '--client-ca <file>', 'clientCaFile')
-  return command.action(action(io, async (opts: ServeOptions) => { await serve(opts, line => io.stderr(`${line}\n`)) }))
+  return command.action(action(io, async (opts: ServeOptions & { workers: number }) => {
+    const say = (line: string) => io.stderr(`${line}\n`)
+    if (opts.workers > 1 && !isWorker()) await serveWithWorkers(opts, say)
+    else await serve(opts, say)
+  }))
 }
 
 export async function loadHandlers (module: string): Promise<ExtensionHandler[]> {
@@ -76,16 +87,31 @@ async function tlsFiles (opts: ServeOptions, say: (line: string) => void): Promi
   return { ...files, ...clientCa }
 }
 
+/** The primary of `serve --workers N`: makes the certificate once (every worker serves those files) and supervises. */
+async function serveWithWorkers (opts: ServeOptions & { workers: number }, say: (line: string) => void): Promise<void> {
+  const tls = opts.insecureHttp ? undefined : await tlsFiles(opts, say)
+  if (tls) cluster.setupPrimary({ args: [...process.argv.slice(2), '--tls-cert-file', tls.certFile, '--tls-private-key-file', tls.keyFile] })
+  say(`starting ${opts.workers} workers`)
+  await superviseWorkers(opts.workers, say)
+}
+
+/** Serves in this process: alone, or as one of the workers of `serve --workers N`. */
 export async function serve (opts: ServeOptions, say: (line: string) => void = line => process.stderr.write(`${line}\n`)) {
+  const worker = (opts.workers ?? 1) > 1 && isWorker()
+  // Only the first worker tells what is served.
+  if (worker && cluster.worker?.id !== 1) say = () => {}
   const handlers = opts.handlers ? await loadHandlers(opts.handlers) : referenceHandlers(opts.responses ? { responsesFile: opts.responses } : {})
   const tls = opts.insecureHttp ? undefined : await tlsFiles(opts, say)
   const server = createExtensionServer({
+    ...(opts.maxConnections !== undefined ? { limits: { maxConnections: opts.maxConnections } } : {}),
+    ...(worker ? { metricsView: workersMetricsView } : {}),
     handlers,
     ...(tls ? { tls: { certFile: tls.certFile, keyFile: tls.keyFile, ...(tls.clientCaFile ? { clientCaFile: tls.clientCaFile } : {}) } } : { insecureHttp: true }),
     ...(opts.pathPrefix ? { pathPrefix: opts.pathPrefix } : {}),
     logLevel: opts.logLevel
   })
   const url = await server.listen({ port: opts.port, host: opts.host })
+  if (worker) say(`${opts.workers} workers serve ${url}; /metrics sums them`)
   const discovery = server.routes[0]?.path ?? ''
   say(`serving ${opts.handlers ? opts.handlers : 'the reference extension'} at ${url}`)
   say('handlers:')

@@ -65,5 +65,7 @@ const handler: ProxyHandler<LazyState> = {
  * `parent` may be a lazy logger too.
  */
 export function lazyChildLogger (parent: Logger, bindings: Bindings): Logger {
+  // Not pino: fastify's no-op logger (`logger: false`) or another logger whose child is the caller's business.
+  if (typeof parent.isLevelEnabled !== 'function') return parent.child(bindings)
   return new Proxy<LazyState>({ parent, bindings, child: undefined }, handler) as unknown as Logger
 }

@@ -4,9 +4,14 @@ import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client
 /** Why a call ended in Failure without (or despite) the handler: a stable label value. */
 export type FailureReason = 'body_too_large' | 'malformed_json' | 'invalid_request' | 'handler_error' | 'handler_failure' | 'deadline_exceeded' | 'invalid_response'
 
+/** The metrics of one hook route: its label children are looked up once, so a call only counts. */
+export interface RouteMetrics {
+  observe: (status: string, seconds: number, reason?: FailureReason) => void
+}
+
 export interface ServerMetrics {
   registry: Registry
-  observe: (labels: { hook: string, handler: string }, status: string, seconds: number, reason?: FailureReason) => void
+  route: (labels: { hook: string, handler: string }) => RouteMetrics
 }
 
 export function createMetrics (options: { defaultMetrics?: boolean, prefix?: string, registry?: Registry } = {}): ServerMetrics {
@@ -34,10 +39,22 @@ export function createMetrics (options: { defaultMetrics?: boolean, prefix?: str
   })
   return {
     registry,
-    observe (labels, status, seconds, reason) {
-      requests.inc({ ...labels, status })
-      duration.observe(labels, seconds)
-      if (reason) failures.inc({ ...labels, reason })
+    route ({ hook, handler }) {
+      const byStatus = new Map<string, { inc: () => void }>()
+      const byReason = new Map<string, { inc: () => void }>()
+      const durations = duration.labels(hook, handler)
+      return {
+        observe (status, seconds, reason) {
+          let counter = byStatus.get(status)
+          if (!counter) byStatus.set(status, counter = requests.labels(hook, handler, status))
+          counter.inc()
+          durations.observe(seconds)
+          if (!reason) return
+          let failed = byReason.get(reason)
+          if (!failed) byReason.set(reason, failed = failures.labels(hook, handler, reason))
+          failed.inc()
+        }
+      }
     }
   }
 }

@@ -9,8 +9,8 @@ import { GROUP } from '../api/hooks/v1alpha1/constants.js'
 import type { Catalog } from '../catalog/catalog.js'
 import { createCatalog } from '../catalog/default.js'
 import { MAX_BODY_BYTES, type AnnouncedHandler } from '../catalog/handlers.js'
-import { installBodyParser, type RawBody } from './body.js'
-import { callHook, type HookRoute } from './call.js'
+import { type BodyLimits, installBodyParser, type RawBody } from './body.js'
+import { callHook, type HookAnswer, type HookRoute } from './call.js'
 import { Deadlines } from './deadlines.js'
 import { methodNotAllowed } from '../http/index.js'
 import { lazyChildLogger } from './lazy-logger.js'
@@ -34,7 +34,7 @@ export interface RuntimeExtensionOptions<T extends readonly HookDefinition[] = r
 }
 
 /** What an extension serves, checked and ready to mount: the result of checking handlers against the catalog. */
-interface PreparedExtension {
+export interface PreparedExtension {
   readonly catalog: Catalog
   /** discovery is the Discovery response the extension answers with. */
   readonly discovery: { status: 'Success', handlers: AnnouncedHandler[] }
@@ -64,23 +64,55 @@ export function prepareExtension (handlers: readonly ExtensionHandler[], catalog
   }
 }
 
-/** Mounts prepared hook routes on a fastify scope (one the caller owns: the body parser replaces the scope's). */
-export function mountHookRoutes (scope: FastifyInstance, extension: PreparedExtension, options: { deadlineMarginMs?: number, metrics: ServerMetrics }): void {
+/** One hook route ready to answer, whichever way its request arrived (fastify route or the server's fast path). */
+export interface HookEndpoint {
+  /** path is relative to the mount point. */
+  readonly path: string
+  /** answer runs the call and counts it: the JSON text of the response (always HTTP 200), synchronously when the handler is. */
+  answer: (raw: RawBody | undefined, timeoutQuery: unknown, log: Logger, requestId: string) => string | Promise<string>
+}
+
+export interface EndpointOptions {
+  deadlineMarginMs?: number
+  metrics: ServerMetrics
+}
+
+/** The bodies the hook routes read: up to 20 MiB for the handler, drained up to four times that before a 413. */
+export const HOOK_BODY_LIMITS: BodyLimits = { limit: MAX_BODY_BYTES, drainLimit: 4 * MAX_BODY_BYTES }
+
+/** The endpoints of a prepared extension, sharing one deadline timer and one metrics registry. */
+export function hookEndpoints (extension: PreparedExtension, options: EndpointOptions): HookEndpoint[] {
   const { catalog } = extension
   const marginMs = options.deadlineMarginMs ?? DEFAULT_DEADLINE_MARGIN_MS
   const deadlines = new Deadlines()
-  installBodyParser(scope, MAX_BODY_BYTES, 4 * MAX_BODY_BYTES)
-  for (const route of extension.routes) {
+  return extension.routes.map(route => {
     const labels = { hook: route.hook.gvh.hook, handler: route.name }
     const bindings = { ...labels, apiVersion: route.hook.apiVersion }
-    scope.post(route.path, async (request: FastifyRequest<{ Querystring: { timeout?: string } }>, reply: FastifyReply) => {
-      const started = process.hrtime.bigint()
-      const log = lazyChildLogger(request.log as unknown as Logger, bindings)
-      const answer = await callHook(route, request.body as RawBody | undefined, request.query.timeout, { catalog, log, requestId: request.id, marginMs, deadlines })
-      options.metrics.observe(labels, answer.status, Number(process.hrtime.bigint() - started) / 1e9, answer.reason)
-      return reply.code(200).type('application/json').send(JSON.stringify(answer.body))
+    const metrics = options.metrics.route(labels)
+    return {
+      path: route.path,
+      answer (raw, timeoutQuery, log, requestId) {
+        const started = performance.now()
+        const finish = (answer: HookAnswer): string => {
+          metrics.observe(answer.status, (performance.now() - started) / 1000, answer.reason)
+          return JSON.stringify(answer.body)
+        }
+        const answer = callHook(route, raw, timeoutQuery, { catalog, log: lazyChildLogger(log, bindings), requestId, marginMs, deadlines })
+        return answer instanceof Promise ? answer.then(finish) : finish(answer)
+      }
+    }
+  })
+}
+
+/** Mounts hook endpoints on a fastify scope (one the caller owns: the body parser replaces the scope's). */
+export function mountHookRoutes (scope: FastifyInstance, endpoints: readonly HookEndpoint[]): void {
+  installBodyParser(scope, HOOK_BODY_LIMITS)
+  for (const endpoint of endpoints) {
+    scope.post(endpoint.path, async (request: FastifyRequest<{ Querystring: { timeout?: string } }>, reply: FastifyReply) => {
+      const text = await endpoint.answer(request.body as RawBody | undefined, request.query.timeout, request.log as unknown as Logger, request.id)
+      return reply.code(200).type('application/json; charset=utf-8').send(text)
     })
-    methodNotAllowed(scope, route.path, ['POST'], ': hooks are called with POST')
+    methodNotAllowed(scope, endpoint.path, ['POST'], ': hooks are called with POST')
   }
 }
 
@@ -104,7 +136,7 @@ interface RuntimeExtensionPlugin extends FastifyPluginAsync<RuntimeExtensionOpti
 
 function mount (app: FastifyInstance, options: RuntimeExtensionOptions, extension = prepareExtension(options.handlers, options.catalog)): void {
   const metrics = createMetrics(options.metrics ? { registry: options.metrics } : {})
-  mountHookRoutes(app, extension, { ...(options.deadlineMarginMs !== undefined ? { deadlineMarginMs: options.deadlineMarginMs } : {}), metrics })
+  mountHookRoutes(app, hookEndpoints(extension, { ...(options.deadlineMarginMs !== undefined ? { deadlineMarginMs: options.deadlineMarginMs } : {}), metrics }))
 }
 
 function isFastifyInstance (value: unknown): value is FastifyInstance {

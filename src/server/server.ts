@@ -8,6 +8,7 @@ import type { SecureContextOptions } from 'node:tls'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
+import { inject, type InjectOptions, type Response as InjectResponse } from 'light-my-request'
 import { type Bindings, type ChildLoggerOptions, pino, type Logger } from 'pino'
 import type { Registry } from 'prom-client'
 import type { Catalog } from '../catalog/catalog.js'
@@ -17,23 +18,11 @@ import type { HookDefinition } from '../api/hooks/define.js'
 import { listenAt, operationsRoutes } from '../http/index.js'
 import { lazyChildLogger } from './lazy-logger.js'
 import { createMetrics } from './metrics.js'
-import { mountHookRoutes, prepareExtension, type RuntimeExtensionOptions } from './plugin.js'
-import { httpsOptions, type TLSFileOptions, watchCertificates } from '../tls/index.js'
+import { hookEndpoints, mountHookRoutes, prepareExtension, type RuntimeExtensionOptions } from './plugin.js'
+import { hookFastPath, type RequestListener } from './fast-path.js'
+import { type ConnectionLimits, createNodeServer, DEFAULT_LIMITS } from './node-server.js'
+import { type TLSFileOptions, watchCertificates } from '../tls/index.js'
 import { ExtensionHandlerError } from './errors.js'
-
-/** Connection limits, so that a slow or idle client cannot hold the server (anchors §6.2). */
-export interface ConnectionLimits {
-  /** requestTimeoutMs bounds a whole request, body upload included (fastify's default 0 disables it). */
-  requestTimeoutMs: number
-  /** headersTimeoutMs bounds the arrival of the request headers (slowloris). */
-  headersTimeoutMs: number
-  /** keepAliveTimeoutMs keeps idle connections longer than Go's 90 s idle timeout, so the server never closes first. */
-  keepAliveTimeoutMs: number
-  /** connectionTimeoutMs closes sockets inactive this long; longer than the longest handler budget (30 s). */
-  connectionTimeoutMs: number
-}
-
-export const DEFAULT_LIMITS: ConnectionLimits = { requestTimeoutMs: 60_000, headersTimeoutMs: 10_000, keepAliveTimeoutMs: 95_000, connectionTimeoutMs: 65_000 }
 
 export interface ExtensionServerOptions<T extends readonly HookDefinition[] = readonly HookDefinition[]> extends Omit<RuntimeExtensionOptions<T>, 'metrics'> {
   /** tls serves HTTPS from certificate files, re-read when they change. Required unless insecureHttp. */
@@ -50,6 +39,14 @@ export interface ExtensionServerOptions<T extends readonly HookDefinition[] = re
   docs?: boolean
   /** defaultMetrics adds prom-client's process metrics to /metrics (default false). */
   defaultMetrics?: boolean
+  /** metricsView replaces what /metrics serves (default: this server's registry); `serve --workers` sums every worker's. */
+  metricsView?: (registry: Registry) => MetricsView
+}
+
+/** What a server's /metrics shows. */
+export interface MetricsView {
+  contentType: string
+  metrics: () => Promise<string>
 }
 
 export interface ListenOptions {
@@ -75,7 +72,8 @@ export interface ExtensionServer {
   address: () => AddressInfo | undefined
   /** close stops accepting connections, lets in-flight calls finish, then resolves. */
   close: () => Promise<void>
-  inject: FastifyInstance['inject']
+  /** inject answers a request in memory, as the server would over the network. */
+  inject: (options: InjectOptions | string) => Promise<InjectResponse>
 }
 
 export function createExtensionServer<const T extends readonly HookDefinition[]> (options: ExtensionServerOptions<T>): ExtensionServer {
@@ -87,14 +85,22 @@ export function createExtensionServer<const T extends readonly HookDefinition[]>
 
   const logger = options.logger ?? pino({ level: options.logLevel ?? 'info' })
   const limits = { ...DEFAULT_LIMITS, ...options.limits }
-  // Node checks headersTimeout/requestTimeout only every connectionsCheckingInterval (30 s by default).
-  const nodeServerOptions = { connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs), headersTimeout: limits.headersTimeoutMs }
+  const metrics = createMetrics({ defaultMetrics: options.defaultMetrics ?? false })
+  const endpoints = hookEndpoints(extension, { ...(options.deadlineMarginMs !== undefined ? { deadlineMarginMs: options.deadlineMarginMs } : {}), metrics })
+  let state: 'starting' | 'ready' | 'closing' = 'starting'
+  let fastifyListener: RequestListener = () => {}
+  const listener = hookFastPath({
+    endpoints: new Map(endpoints.map(e => [`${prefix}${e.path}`, e])),
+    logger,
+    open: () => state !== 'closing',
+    fallback: (req, res) => fastifyListener(req, res)
+  })
   const app = Fastify({
     loggerInstance: logger,
-    ...(options.tls ? { https: { ...httpsOptions(options.tls), ...nodeServerOptions } } : { http: nodeServerOptions }),
-    requestTimeout: limits.requestTimeoutMs,
-    connectionTimeout: limits.connectionTimeoutMs,
-    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    serverFactory: (handler) => {
+      fastifyListener = handler
+      return createNodeServer(listener, limits, options.tls)
+    },
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
     // Request loggers are made when first written to: at level warn a successful call writes nothing.
@@ -103,27 +109,25 @@ export function createExtensionServer<const T extends readonly HookDefinition[]>
     return503OnClosing: true,
     forceCloseConnections: 'idle'
   }) as unknown as FastifyInstance
-  app.server.headersTimeout = limits.headersTimeoutMs
   if (options.insecureHttp) {
     logger.warn('serving plain HTTP because insecureHttp is set: Cluster API calls extensions over HTTPS only; use this for tests or behind a TLS-terminating proxy')
   }
 
-  const metrics = createMetrics({ defaultMetrics: options.defaultMetrics ?? false })
   const openapi = buildOpenAPIDocument(catalog, { version: OPENAPI_VERSION })
-  let state: 'starting' | 'ready' | 'closing' = 'starting'
   let stopWatching = () => {}
 
   operationsRoutes(app, {
     notReady: () => state === 'ready' ? undefined : state === 'closing' ? 'the server is shutting down' : 'the server is not listening yet',
-    metrics: metrics.registry
+    metrics: options.metricsView?.(metrics.registry) ?? metrics.registry
   })
   app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id)
     done(null, payload)
   })
 
-  // Hook routes: the plugin's routes, in a scope whose only body parser reads JSON up to 20 MiB.
-  app.register(async (scope) => mountHookRoutes(scope, extension, { ...(options.deadlineMarginMs !== undefined ? { deadlineMarginMs: options.deadlineMarginMs } : {}), metrics }), { prefix })
+  // Hook routes as fastify routes too: the fast path hands them the requests it refuses before reading (415, 413,
+  // 405 for other methods), in a scope whose only body parser reads JSON up to 20 MiB.
+  app.register(async (scope) => mountHookRoutes(scope, endpoints), { prefix })
 
   if (options.docs ?? true) {
     app.get('/openapi.json', async () => openapi)
@@ -138,7 +142,11 @@ export function createExtensionServer<const T extends readonly HookDefinition[]>
     routes: extension.routes.map(r => ({ path: `${prefix}${r.path}`, hook: r.hook.gvh.hook, apiVersion: r.hook.apiVersion, name: r.name })),
     metrics: metrics.registry,
     openapi,
-    inject: app.inject.bind(app) as FastifyInstance['inject'],
+    // Through the fast path, as requests from the network go.
+    inject: async (injected) => {
+      await app.ready()
+      return inject(listener, injected)
+    },
     address: () => {
       const address = app.server.address()
       return address && typeof address === 'object' ? address : undefined
