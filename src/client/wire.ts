@@ -37,7 +37,7 @@ export function hookUrl (config: ClientConfig, hookPath: string, timeoutSeconds:
 /** POSTs a hook request, reading at most MAX_BODY_BYTES + 1 bytes of the answer. */
 export async function postHook (url: URL, options: PostHookOptions): Promise<HttpResult> {
   const { dispatcher, body, signal, backstopMs, headers = {} } = options
-  const res = await undiciRequest(url, { method: 'POST', body, headers, dispatcher, signal, headersTimeout: backstopMs, bodyTimeout: backstopMs })
+  const res = await untilAborted(undiciRequest(url, { method: 'POST', body, headers, dispatcher, signal, headersTimeout: backstopMs, bodyTimeout: backstopMs }), signal)
   const chunks: Buffer[] = []
   let total = 0
   for await (const chunk of res.body as AsyncIterable<Buffer>) {
@@ -49,6 +49,32 @@ export async function postHook (url: URL, options: PostHookOptions): Promise<Htt
     }
   }
   return { statusCode: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }
+}
+
+/**
+ * The request's response, or the signal's reason as soon as it aborts. undici does not abort a request whose
+ * connection is still being made (DNS, TCP connect, TLS handshake): it waits for its own 10 s connect timeout.
+ * Cluster API's deadline covers the whole call, so does ours; the abandoned attempt ends in the background.
+ */
+function untilAborted<T extends { body: { destroy: () => unknown } }> (pending: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) {
+    pending.then(res => res.body.destroy(), () => {})
+    return Promise.reject(signal.reason)
+  }
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      pending.then(res => res.body.destroy(), () => {})
+      reject(signal.reason)
+    }
+    signal.addEventListener('abort', onAbort, { once: true })
+    pending.then(res => {
+      signal.removeEventListener('abort', onAbort)
+      resolve(res)
+    }, (err: unknown) => {
+      signal.removeEventListener('abort', onAbort)
+      reject(err)
+    })
+  })
 }
 
 /**

@@ -1,5 +1,6 @@
 // Timeouts are precise; k dead Ignore handlers cost one timeout in parallel, k sequentially.
 import t from 'tap'
+import { createServer, type AddressInfo, type Socket } from 'node:net'
 import { BeforeClusterCreate } from '../../src/api/hooks/v1alpha1/index.js'
 import { HttpRuntimeClient } from '../../src/client/index.js'
 import { cluster, createPki, hang, json, startExtension } from '../helpers/test-extension.js'
@@ -60,4 +61,26 @@ t.test('the caller\'s signal cancels the call', async t => {
   const started = performance.now()
   await t.rejects(client.callAllExtensions(BeforeClusterCreate, cluster, { cluster }, { signal: AbortSignal.timeout(100) }), /context canceled/)
   t.ok(performance.now() - started < 500)
+})
+
+t.test('a TLS handshake that never completes ends at the deadline, for callExtension and callAllExtensions', async t => {
+  // Accepts TCP connections and never answers the ClientHello.
+  const sockets: Socket[] = []
+  const silent = createServer(socket => { sockets.push(socket) })
+  await new Promise<void>(resolve => silent.listen(0, '127.0.0.1', resolve))
+  t.teardown(() => { for (const s of sockets) s.destroy(); silent.close() })
+  const url = `https://127.0.0.1:${(silent.address() as AddressInfo).port}`
+  const client = new HttpRuntimeClient({ backoff: false })
+  t.teardown(() => client.close())
+  client.warmUp([extensionConfig('silent', url, pki.caBundle, [{ name: 'h', hook: 'BeforeClusterCreate', timeoutSeconds: 1 }])])
+  let started = performance.now()
+  await t.rejects(client.callExtension(BeforeClusterCreate, cluster, 'h.silent', { cluster }), /context deadline exceeded/)
+  let elapsed = performance.now() - started
+  t.ok(elapsed >= 990 && elapsed < 1050, `callExtension ended after ${elapsed.toFixed(1)} ms`)
+  started = performance.now()
+  await t.rejects(client.callAllExtensions(BeforeClusterCreate, cluster, { cluster }), /context deadline exceeded/)
+  elapsed = performance.now() - started
+  t.ok(elapsed >= 990 && elapsed < 1050, `callAllExtensions ended after ${elapsed.toFixed(1)} ms`)
+  // The abandoned connection attempts end with their sockets (else with undici's 10 s connect timeout).
+  for (const s of sockets) s.destroy()
 })
