@@ -3,7 +3,7 @@
 import { createServer as createHttpServer, type Server } from 'node:http'
 import type { Socket } from 'node:net'
 import { createServer as createHttpsServer } from 'node:https'
-import { httpsOptions, type TLSFileOptions } from '../tls/index.js'
+import { httpsOptions, type TLSFileOptions } from '../tls/watcher.js'
 import type { RequestListener } from './fast-path.js'
 
 /** Connection limits, so that a slow or idle client cannot hold the server. */

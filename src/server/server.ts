@@ -21,7 +21,7 @@ import { createMetrics } from './metrics.js'
 import { hookEndpoints, mountHookRoutes, prepareExtension, type RuntimeExtensionOptions } from './plugin.js'
 import { hookFastPath, type RequestListener } from './fast-path.js'
 import { type ConnectionLimits, createNodeServer, DEFAULT_LIMITS } from './node-server.js'
-import { type TLSFileOptions, watchCertificates } from '../tls/index.js'
+import { type TLSFileOptions, watchCertificates } from '../tls/watcher.js'
 import { ExtensionHandlerError } from './errors.js'
 
 export interface ExtensionServerOptions<T extends readonly HookDefinition[] = readonly HookDefinition[]> extends Omit<RuntimeExtensionOptions<T>, 'metrics'> {
