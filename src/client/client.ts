@@ -6,7 +6,7 @@ import type { ExtensionConfig } from '../api/extension-config.js'
 import type { Catalog, CatalogHook } from '../catalog/catalog.js'
 import { createCatalog } from '../catalog/default.js'
 import { DEFAULT_HANDLER_TIMEOUT_SECONDS } from '../api/hooks/v1alpha1/constants.js'
-import { validateDiscoveredHandlers } from '../catalog/handlers.js'
+import { MAX_BODY_BYTES, validateDiscoveredHandlers } from '../catalog/handlers.js'
 import { groupHookString, gvhString } from '../catalog/identity.js'
 import { type ExtensionRegistration, nameForHandler, Registry } from '../registry/registry.js'
 import { isEmptySelector, type Labels, matchesSelector } from '../registry/selector.js'
@@ -39,8 +39,13 @@ export interface RuntimeClientOptions {
   concurrency?: number
   /** sequential makes callAllExtensions call handlers one by one like Cluster API (default false). */
   sequential?: boolean
-  /** backoff after calling errors, per handler; false disables it (default 1 s doubling up to 60 s). */
+  /**
+   * backoff after calling errors, per handler: while a handler backs off it is not called, its outcome says "not
+   * sent: backing off until ..." (Cluster API's client always sends). false disables it (default 1 s doubling up to 60 s).
+   */
   backoff?: BackoffOptions | false
+  /** maxResponseBytes: a longer answer is a calling error (default 20 MiB, the bound of requests; Cluster API's client reads any size: Infinity). */
+  maxResponseBytes?: number
   /** cacheBlockingResponses reuses a blocking response (retryAfterSeconds > 0) for the same request until it expires. */
   cacheBlockingResponses?: boolean
   /** clientCertificateReloadMs: re-read certificate files this often and replace the Agents when they changed (rotation). */
@@ -67,7 +72,7 @@ export class HttpRuntimeClient implements RuntimeClient {
     const backoff = options.backoff === false ? undefined : new KeyedBackoff(options.backoff, now)
     this.metrics = new RuntimeClientMetrics(options.metricsRegistry, () => backoff?.active() ?? 0)
     this.agents = new AgentPool({ clientCertificate: options.clientCertificate })
-    this.#invoker = new HandlerInvoker({ catalog: this.catalog, agents: this.agents, metrics: this.metrics, backoff, now, resolve: options.resolve })
+    this.#invoker = new HandlerInvoker({ catalog: this.catalog, agents: this.agents, metrics: this.metrics, backoff, now, resolve: options.resolve, maxResponseBytes: options.maxResponseBytes ?? MAX_BODY_BYTES })
     if (options.clientCertificateReloadMs && options.clientCertificate && 'certFile' in options.clientCertificate) {
       this.#reloadTimer = setInterval(() => {
         try { this.agents.reloadClientCertificate() } catch { /* keep the current certificate while files are being replaced */ }

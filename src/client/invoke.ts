@@ -5,7 +5,6 @@ import { createHash } from 'node:crypto'
 import type { ClientConfig } from '../api/extension-config.js'
 import type { Catalog, CatalogHook } from '../catalog/catalog.js'
 import { DEFAULT_HANDLER_TIMEOUT_SECONDS } from '../api/hooks/v1alpha1/constants.js'
-import { MAX_BODY_BYTES } from '../catalog/handlers.js'
 import { type GroupVersionHook, gvhString } from '../catalog/identity.js'
 import type { ExtensionRegistration } from '../registry/registry.js'
 import type { KeyedBackoff } from '../backoff/backoff.js'
@@ -23,6 +22,8 @@ interface InvokerOptions {
   backoff: KeyedBackoff | undefined
   now: () => number
   resolve: ResolveUrl | undefined
+  /** maxResponseBytes: a longer answer is a calling error (Cluster API's client reads any size). */
+  maxResponseBytes: number
 }
 
 export class HandlerInvoker {
@@ -77,7 +78,7 @@ export class HandlerInvoker {
       const backingOff = backoff?.check(registration.name)
       if (backingOff) {
         this.#options.metrics.backoffRejections.inc({ ...gvhLabels(entry.gvh), name: registration.name })
-        throw new CallingError(`backing off after a failed call, next attempt in ${Math.ceil(backingOff.remainingMs)}ms; last error: ${backingOff.lastError}`)
+        throw new CallingError(`not sent: backing off until ${new Date(this.#options.now() + backingOff.remainingMs).toISOString()} after a failed call`)
       }
       let local: Record<string, unknown>
       try {
@@ -134,7 +135,7 @@ export class HandlerInvoker {
    */
   async httpCall (config: ClientConfig, url: URL, ca: string | undefined, hookEntry: CatalogHook, regHook: CatalogHook,
     body: string, timeoutSeconds: number, signal: AbortSignal | undefined): Promise<Record<string, unknown>> {
-    const { metrics, resolve } = this.#options
+    const { metrics, resolve, maxResponseBytes } = this.#options
     const target = resolve ? new URL(String(resolve(new URL(url)))) : url
     const servername = url.hostname.replace(/^\[|\]$/g, '')
     const agent = this.#options.agents.get(target.host, servername, ca)
@@ -147,7 +148,7 @@ export class HandlerInvoker {
     try {
       let result: HttpResult
       try {
-        result = await postHook(target, { dispatcher: agent, body, signal: combined, backstopMs: timeoutSeconds * 1000 + 5000 })
+        result = await postHook(target, { dispatcher: agent, body, signal: combined, backstopMs: timeoutSeconds * 1000 + 5000, maxBytes: maxResponseBytes })
       } catch (err) {
         if (deadline.aborted) throw new CallingError(`Post "${url}": context deadline exceeded (http request timeout expired after ${timeoutSeconds}s)`)
         if (signal?.aborted) throw new CancelledError(`Post "${url}": context canceled`)
@@ -155,12 +156,12 @@ export class HandlerInvoker {
       }
       code = String(result.statusCode)
       if (result.statusCode !== 200) {
-        if (result.body.length > MAX_BODY_BYTES) throw new CallingError(`got response with status code ${code} != 200: failed to read response body`)
+        if (result.body.length > maxResponseBytes) throw new CallingError(`got response with status code ${code} != 200: failed to read response body`)
         let text = result.body.toString('utf8')
         if (text.length > 512) text = `${text.slice(0, 512)}...`
         throw new CallingError(`got response with status code ${code} != 200: response : ${JSON.stringify(text)}`)
       }
-      if (result.body.length > MAX_BODY_BYTES) throw new CallingError('failed to decode response: http: request body too large')
+      if (result.body.length > maxResponseBytes) throw new CallingError(`failed to decode response: the response is larger than ${maxResponseBytes} bytes (maxResponseBytes)`)
       const response = decodeResponse(this.#catalog, regHook, result.body)
       if (typeof response['status'] === 'string' && response['status'] !== '') status = response['status']
       return response

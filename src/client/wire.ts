@@ -20,6 +20,8 @@ interface PostHookOptions {
   dispatcher: Dispatcher
   body: string
   signal: AbortSignal
+  /** maxBytes is the longest body read (default MAX_BODY_BYTES); one byte more is kept so callers can tell. */
+  maxBytes?: number
   /** backstopMs bounds waiting for headers and between body chunks, should the signal never fire. */
   backstopMs: number
   /** headers default to none: Cluster API sends no Content-Type. */
@@ -34,16 +36,16 @@ export function hookUrl (config: ClientConfig, hookPath: string, timeoutSeconds:
   return url
 }
 
-/** POSTs a hook request, reading at most MAX_BODY_BYTES + 1 bytes of the answer. */
+/** POSTs a hook request, reading at most maxBytes + 1 bytes of the answer. */
 export async function postHook (url: URL, options: PostHookOptions): Promise<HttpResult> {
-  const { dispatcher, body, signal, backstopMs, headers = {} } = options
+  const { dispatcher, body, signal, backstopMs, headers = {}, maxBytes = MAX_BODY_BYTES } = options
   const res = await untilAborted(undiciRequest(url, { method: 'POST', body, headers, dispatcher, signal, headersTimeout: backstopMs, bodyTimeout: backstopMs }), signal)
   const chunks: Buffer[] = []
   let total = 0
   for await (const chunk of res.body as AsyncIterable<Buffer>) {
     total += chunk.length
     chunks.push(chunk)
-    if (total > MAX_BODY_BYTES) {
+    if (total > maxBytes) {
       res.body.destroy()
       break
     }

@@ -82,7 +82,7 @@ const faults: Fault[] = [
     name: '20 MiB + 1 body',
     setup: withRoute((_r, res) => json(res, `{"status":"Success","message":"${'m'.repeat(MAX_BODY_BYTES + 1 - 33)}"}`)),
     ignorable: true,
-    error: /^http call failed: failed to decode response: http: request body too large$/
+    error: /^http call failed: failed to decode response: the response is larger than 20971520 bytes \(maxResponseBytes\)$/
   },
   { name: 'status Failure', setup: withRoute((_r, res) => json(res, { status: 'Failure', message: 'nope', retryAfterSeconds: 0 })), ignorable: false, error: /^got failure response with message: nope$/ },
   { name: 'unknown status', setup: withRoute((_r, res) => json(res, { status: 'Maybe', retryAfterSeconds: 0 })), ignorable: false, error: /^got unknown response status "Maybe" with message: $/ },
@@ -153,4 +153,14 @@ t.test('an invalid caBundle is never ignored', async t => {
   await t.rejects(client.callAllExtensions(BeforeClusterCreate, cluster, { cluster }), {
     message: `failed to call extension handlers for hook "${GH}": ${prefix}failed to get http client: unable to load root certificates: unable to parse bytes as PEM block`
   })
+})
+
+t.test('maxResponseBytes: Infinity reads an answer of any size, as Cluster API\'s client does', async t => {
+  const target = await withRoute((_r, res) => json(res, `{"status":"Success","message":"${'m'.repeat(MAX_BODY_BYTES + 1 - 33)}"}`))()
+  const client = new HttpRuntimeClient({ backoff: false, maxResponseBytes: Infinity })
+  t.teardown(async () => { await client.close(); await target.close() })
+  client.warmUp([extensionConfig('ext', target.url, target.caBundle, [{ name: 'h', hook: 'BeforeClusterCreate', timeoutSeconds: 5 }])])
+  const result = await client.callAllExtensions(BeforeClusterCreate, cluster, { cluster })
+  t.equal(result.handlers[0]?.outcome, 'success')
+  t.equal(result.response.message?.length, MAX_BODY_BYTES + 1 - 33)
 })
