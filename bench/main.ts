@@ -108,13 +108,16 @@ try {
   log(`bench: ${mode} run, ${generator.name}, ${pinning.pinned ? 'pinned (server core 0, load core 1)' : 'not pinned'}, load average ${loadStart.map(l => l.toFixed(2)).join(' ')}`)
 
   // Server scenarios are measured together, case by case; the others run one after another.
-  const serverScenarios = chosen.filter(s => 'server' in s)
+  const serverScenarios = chosen.filter(s => 'servers' in s)
   if (serverScenarios.length > 0) log(`scenarios ${serverScenarios.map(s => s.id).join(', ')}: ${serverScenarios.map(s => s.name).join(', ')} (side by side)`)
-  const serverCases = await runServerCases(ctx, serverScenarios.map(s => 'server' in s ? s.server(ctx) : undefined).filter(s => s !== undefined))
+  const suts = serverScenarios.map(s => 'servers' in s ? s.servers(ctx) : [])
+  const flat = await runServerCases(ctx, suts.flat())
+  let next = 0
+  const serverCases = suts.map(group => group.flatMap(() => flat[next++] ?? []))
   const results: ScenarioResult[] = []
   for (const scenario of chosen) {
     let cases: CaseResult[]
-    if ('server' in scenario) {
+    if ('servers' in scenario) {
       cases = serverCases[serverScenarios.indexOf(scenario)] ?? []
     } else {
       log(`scenario ${scenario.id}: ${scenario.name}`)

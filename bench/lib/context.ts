@@ -28,10 +28,10 @@ export interface ScenarioContext {
 }
 
 /**
- * A scenario either is a server measured under HTTP load (`server`: the harness measures all such scenarios side by
+ * A scenario either is servers measured under HTTP load (`servers`: the harness measures all such scenarios side by
  * side, case by case, see server-cases.ts) or runs its own cases (`run`).
  */
-export type Scenario = ScenarioInfo & ({ server: (ctx: ScenarioContext) => ServerUnderTest } | { run: (ctx: ScenarioContext) => Promise<CaseResult[]> })
+export type Scenario = ScenarioInfo & ({ servers: (ctx: ScenarioContext) => ServerUnderTest[] } | { run: (ctx: ScenarioContext) => Promise<CaseResult[]> })
 
 export interface ScenarioInfo {
   /** id is the scenario's number in the plan ("1".."5"). */

@@ -22,6 +22,14 @@ export const LATENCIES_MS = [0, 5, 20, 50] as const
 /** The dead handlers' timeoutSeconds, in ms. */
 export const DEAD_TIMEOUT_MS = 1000
 
+/** Scenario 6: our server's footprint. */
+export const FOOTPRINT_IDS = { idle: 'footprint/idle-rss', startup: 'footprint/first-answer', storm: 'footprint/after-fuzz-storm' } as const
+
+/** Scenario 7: a healthy client beside hostile sockets; system is ours or capi-go. */
+export const hostileId = (system: string, connection: 'keep-alive' | 'new-connection', hostile: boolean): string =>
+  `hostile/${system}/${connection}/${hostile ? 'with-1000-hostile' : 'baseline'}`
+export const hostileClosedId = (system: string): string => `hostile/${system}/idle-sockets-closed`
+
 /** Scenario 5: how many ExtensionConfigs the controller discovers. */
 export const EXTENSION_CONFIG_COUNTS = [1, 100, 1000] as const
 export const controllerId = (count: number): string => `controller/discover/n${count}`

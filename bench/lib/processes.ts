@@ -1,7 +1,7 @@
 // Child processes of the harness: servers under test and load generators, pinned to their own core, with the
 // server's resident set sampled from /proc while it is measured.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { closeSync, openSync, readFileSync } from 'node:fs'
+import { appendFileSync, closeSync, openSync, readFileSync } from 'node:fs'
 import { cpus } from 'node:os'
 import { createInterface } from 'node:readline'
 import type { Readable } from 'node:stream'
@@ -38,6 +38,8 @@ export interface StartOptions {
   cwd?: string
   /** logFile receives the child's stderr and everything it prints after the ready line. */
   logFile: string
+  /** readyLine: the child is ready when a line of its stderr matches; group 1 is the URL (for commands as users run them). */
+  readyLine?: RegExp
   startTimeoutMs?: number
 }
 
@@ -45,9 +47,15 @@ export interface StartOptions {
 export async function startServer (options: StartOptions): Promise<ServerProcess> {
   const [command, ...args] = options.command as [string, ...string[]]
   const log = openSync(options.logFile, 'a')
-  const child = spawn(command, args, { stdio: ['ignore', 'pipe', log], env: { ...process.env, ...options.env }, ...(options.cwd ? { cwd: options.cwd } : {}) })
-  closeSync(log)
-  const stdout = child.stdout as Readable // piped above
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', options.readyLine ? 'pipe' : log], env: { ...process.env, ...options.env }, ...(options.cwd ? { cwd: options.cwd } : {}) })
+  const stdout = (options.readyLine ? child.stderr : child.stdout) as Readable // piped above
+  if (options.readyLine) {
+    stdout.on('data', (chunk: Buffer) => appendFileSync(log, chunk))
+    child.stdout?.resume()
+    child.once('close', () => closeSync(log))
+  } else {
+    closeSync(log)
+  }
   running.add(child)
   const exited = new Promise<void>(resolve => child.once('close', () => { running.delete(child); resolve() }))
   const stop = async () => {
@@ -64,6 +72,13 @@ export async function startServer (options: StartOptions): Promise<ServerProcess
       const timer = setTimeout(() => reject(new Error(`${command} did not print its URL within ${timeoutMs} ms (log: ${options.logFile})`)), timeoutMs)
       const lines = createInterface({ input: stdout })
       lines.on('line', (line) => {
+        const url = options.readyLine?.exec(line)?.[1]
+        if (url !== undefined) {
+          clearTimeout(timer)
+          lines.removeAllListeners('line')
+          resolve({ url })
+          return
+        }
         let parsed: unknown
         try { parsed = JSON.parse(line) } catch { return }
         if (parsed !== null && typeof parsed === 'object' && typeof (parsed as { url?: unknown }).url === 'string') {
@@ -95,6 +110,24 @@ export function sampleRss (pid: number, intervalMs = 200): { stop: () => number 
   sample()
   const timer = setInterval(sample, intervalMs)
   return { stop: () => { clearInterval(timer); sample(); return peak } }
+}
+
+const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100
+
+/**
+ * CPU seconds a process and its children (the workers of `serve --workers`) have used, user + system, all
+ * threads, from /proc; undefined without /proc.
+ */
+export function cpuSeconds (pid: number): number | undefined {
+  try {
+    // The fields after the command name (which may hold spaces) start at the last ')'; utime and stime are 14 and 15.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ').pop()?.split(' ') ?? []
+    let total = (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS
+    for (const child of readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean)) total += cpuSeconds(Number(child)) ?? 0
+    return total
+  } catch {
+    return undefined
+  }
 }
 
 export interface RunOptions {

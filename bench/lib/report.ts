@@ -58,25 +58,28 @@ export function targetsTable (targets: readonly Target[]): string {
   return table(['Target', 'Goal', 'Measured', 'Result'], targets.map(t => [t.title, t.goal, t.measured, t.pass === undefined ? '—' : t.pass ? 'PASS' : '**MISS**']))
 }
 
-/** Floor, ours and the Go server side by side for every workload, transport and connection count. */
+/** The floor, our server (trivial handlers and the reference extension) and the Go server side by side. */
 export function serverSummaryTable (cases: readonly CaseResult[]): string {
   const byId = new Map(cases.map(c => [c.id, c]))
   const rows: string[][] = []
   for (const workload of WORKLOAD_IDS) {
     for (const transport of ['http', 'https'] as Transport[]) {
       for (const connections of CONNECTIONS) {
-        const [floor, ours, go] = ['floor', 'ours', 'capi-go'].map(key => byId.get(serverCaseId(key, workload, transport, connections)))
-        if (!floor && !ours && !go) continue
-        const any = floor ?? ours ?? go
+        const [floor, ours, ref, go] = ['floor', 'ours', 'ours-ref', 'capi-go'].map(key => byId.get(serverCaseId(key, workload, transport, connections)))
+        if (!floor && !ours && !ref && !go) continue
+        const any = floor ?? ours ?? ref ?? go
         const rate = (c: CaseResult | undefined) => c?.summary ? formatRate(c.summary.rps) : '—'
         const ratio = (a: CaseResult | undefined, b: CaseResult | undefined) => a?.summary && b?.summary ? `${(a.summary.rps / b.summary.rps).toFixed(2)}×` : '—'
+        const cpu = (c: CaseResult | undefined) => c?.summary?.cpuUsPerRequest !== undefined ? c.summary.cpuUsPerRequest.toFixed(0) : '—'
         const p99 = (c: CaseResult | undefined) => c?.summary ? formatMs(c.summary.p99Ms) : '—'
         rows.push([any?.labels['workload'] ?? workload, any?.labels['transport'] ?? transport, String(connections),
-          rate(floor), rate(ours), ratio(ours, floor), rate(go), ratio(ours, go), p99(ours), p99(go)])
+          rate(floor), rate(ours), ratio(ours, floor), rate(ref), ratio(ref, floor), rate(go), ratio(ref, go),
+          `${cpu(floor)} / ${cpu(ours)} / ${cpu(ref)} / ${cpu(go)}`, `${p99(ours)} / ${p99(ref)} / ${p99(go)}`])
       }
     }
   }
-  return table(['Workload', 'Transport', 'Conns', 'Floor req/s', 'Ours req/s', 'Ours / floor', 'Go req/s', 'Ours / Go', 'Ours p99 ms', 'Go p99 ms'], rows)
+  return table(['Workload', 'Transport', 'Conns', 'Floor req/s', 'Ours req/s', 'Ours / floor', 'Ref req/s', 'Ref / floor', 'Go req/s', 'Ref / Go',
+    'CPU µs/req floor / ours / ref / Go', 'p99 ms ours / ref / Go'], rows)
 }
 
 /** callAllExtensions p50 by latency and handler count, parallel and sequential, plus the dead-handler rows. */
@@ -101,12 +104,12 @@ export function clientSummaryTable (cases: readonly CaseResult[]): string {
 }
 
 export function scenarioTable (scenario: ScenarioResult, byId: ReadonlyMap<string, CaseResult>): string {
-  const header = [...scenario.columns.map(title), scenario.rateUnit, 'p50 ms', 'p99 ms', 'errors / non-2xx', 'RSS MB', 'vs baseline']
+  const header = [...scenario.columns.map(title), scenario.rateUnit, 'p50 ms', 'p99 ms', 'errors / non-2xx', 'CPU µs/req', 'RSS MB', 'vs baseline']
   const rows = scenario.cases.map(c => {
     const labels = scenario.columns.map(k => c.labels[k] ?? '')
-    if (!c.summary) return [...labels, '—', '—', '—', '—', '—', c.skipped ? `not run: ${c.skipped}` : 'not run']
+    if (!c.summary) return [...labels, '—', '—', '—', '—', '—', '—', c.skipped ? `not run: ${c.skipped}` : 'not run']
     const s = c.summary
-    return [...labels, formatRate(s.rps), formatMs(s.p50Ms), formatMs(s.p99Ms), `${s.errors} / ${s.non2xx}`, formatMb(c.rssMb), comparisonText(c, byId)]
+    return [...labels, formatRate(s.rps), formatMs(s.p50Ms), formatMs(s.p99Ms), `${s.errors} / ${s.non2xx}`, s.cpuUsPerRequest !== undefined ? s.cpuUsPerRequest.toFixed(0) : '—', formatMb(c.rssMb), comparisonText(c, byId)]
   })
   return table(header, rows)
 }
@@ -119,7 +122,7 @@ export function renderMarkdown (result: BenchResult): string {
     metaLines(result.meta).join('\n'),
     '## Targets',
     targetsTable(result.targets),
-    '## Servers side by side (req/s medians; ratios of req/s)',
+    '## Servers side by side (req/s medians; ratios of req/s; ours: trivial handlers, ref: the reference extension)',
     serverSummaryTable(cases),
     '## Client: callAllExtensions p50 by handler latency',
     clientSummaryTable(cases)

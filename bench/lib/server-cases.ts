@@ -6,7 +6,7 @@
 import { join } from 'node:path'
 import { repoRoot, type ScenarioContext } from './context.js'
 import { CONNECTIONS, serverCaseId, type Transport } from './ids.js'
-import { sampleRss, startServer, type ServerProcess } from './processes.js'
+import { cpuSeconds, sampleRss, startServer, type ServerProcess } from './processes.js'
 import { summarize } from './stats.js'
 import type { CaseResult, Comparison, Run } from './types.js'
 import type { Workload } from './workloads.js'
@@ -23,6 +23,12 @@ export interface ServerUnderTest {
   compare?: (workload: Workload, transport: Transport, connections: number) => Comparison | undefined
   /** unavailable, when set, says why no case can run (e.g. `go` is not installed). */
   unavailable?: () => Promise<string | undefined>
+  /** readyLine: the server is ready when its stderr prints a line matching it, group 1 the URL (else a JSON line on stdout). */
+  readyLine?: RegExp
+  /** allCores: neither the server nor the load generator is pinned (the multi-process comparisons). */
+  allCores?: boolean
+  /** only limits the cases this system runs. */
+  only?: (workload: Workload, transport: Transport, connections: number) => boolean
 }
 
 export const TRANSPORT_LABEL: Record<Transport, string> = { http: 'HTTP', https: 'HTTPS keep-alive' }
@@ -52,7 +58,7 @@ export async function runServerCases (ctx: ScenarioContext, suts: readonly Serve
         const participants: Participant[] = []
         for (const [i, sut] of suts.entries()) {
           const id = serverCaseId(sut.key, workload.id, transport, connections)
-          if (!sut.transports.includes(transport) || !ctx.selected(id)) continue
+          if (!sut.transports.includes(transport) || !ctx.selected(id) || sut.only?.(workload, transport, connections) === false) continue
           const compare = sut.compare?.(workload, transport, connections)
           const result: CaseResult = {
             id,
@@ -65,7 +71,11 @@ export async function runServerCases (ctx: ScenarioContext, suts: readonly Serve
           if (reason) result.skipped = reason
           else participants.push({ sut, result })
         }
-        if (participants.length > 0) await measureSideBySide(ctx, workload, transport, connections, participants)
+        // Pinned systems are measured together, then those given all cores, each group against itself.
+        for (const allCores of [false, true]) {
+          const group = participants.filter(p => (p.sut.allCores ?? false) === allCores)
+          if (group.length > 0) await measureSideBySide(ctx, workload, transport, connections, group)
+        }
       }
     }
   }
@@ -77,8 +87,9 @@ async function measureSideBySide (ctx: ScenarioContext, workload: BodyWorkload, 
     p.result.skipped = `failed: ${(err as Error).message.split('\n')[0]}`
     ctx.log(`  ${p.result.id}: ${(err as Error).message}`)
   }
+  const pinned = !(participants[0]?.sut.allCores ?? false)
   const load = (p: Participant, durationS: number): Promise<Run> => ctx.generator.run({
-    url: new URL(workload.path, p.server?.ready.url).toString(), bodyFile: workload.bodyFile, connections, durationS, prefix: ctx.pinning.generator
+    url: new URL(workload.path, p.server?.ready.url).toString(), bodyFile: workload.bodyFile, connections, durationS, prefix: pinned ? ctx.pinning.generator : []
   })
   const profiling = (p: Participant) => ctx.profile?.caseId === p.result.id
   try {
@@ -86,8 +97,8 @@ async function measureSideBySide (ctx: ScenarioContext, workload: BodyWorkload, 
       try {
         // Every thread (the tsx loader's too) writes a profile into this directory; the main thread's has thread id 0.
         const nodeFlags = profiling(p) && ctx.profile ? ['--cpu-prof', `--cpu-prof-dir=${ctx.profile.dir}`] : []
-        const command = [...ctx.pinning.server, ...await p.sut.command(transport, nodeFlags)]
-        p.server = await startServer({ command, cwd: repoRoot, logFile: join(ctx.workDir, `${p.result.id.replace(/\//g, '_')}.log`) })
+        const command = [...(pinned ? ctx.pinning.server : []), ...await p.sut.command(transport, nodeFlags)]
+        p.server = await startServer({ command, cwd: repoRoot, logFile: join(ctx.workDir, `${p.result.id.replace(/\//g, '_')}.log`), ...(p.sut.readyLine ? { readyLine: p.sut.readyLine } : {}) })
         if (ctx.settings.warmupS > 0) await load(p, ctx.settings.warmupS)
       } catch (err) {
         fail(p, err)
@@ -99,7 +110,11 @@ async function measureSideBySide (ctx: ScenarioContext, workload: BodyWorkload, 
         if (!p.server || p.result.skipped) continue
         const rss = sampleRss(p.server.pid)
         try {
-          p.result.runs.push(await load(p, Math.max(ctx.settings.durationS, workload.minDurationS)))
+          const cpuBefore = cpuSeconds(p.server.pid)
+          const run = await load(p, Math.max(ctx.settings.durationS, workload.minDurationS))
+          const cpuAfter = cpuSeconds(p.server.pid)
+          if (cpuBefore !== undefined && cpuAfter !== undefined && run.requests > 0) run.cpuUsPerRequest = (cpuAfter - cpuBefore) * 1e6 / run.requests
+          p.result.runs.push(run)
         } catch (err) {
           fail(p, err)
         } finally {
@@ -116,6 +131,6 @@ async function measureSideBySide (ctx: ScenarioContext, workload: BodyWorkload, 
     p.result.summary = summarize(p.result.runs)
     if (p.peakRss !== undefined) p.result.rssMb = p.peakRss
     const s = p.result.summary
-    ctx.log(`  ${p.result.id}: ${s.rps.toFixed(0)} req/s, p50 ${s.p50Ms.toFixed(2)} ms, p99 ${s.p99Ms.toFixed(2)} ms, errors ${s.errors}/${s.non2xx}${p.peakRss !== undefined ? `, RSS ${p.peakRss.toFixed(0)} MB` : ''}`)
+    ctx.log(`  ${p.result.id}: ${s.rps.toFixed(0)} req/s, ${s.cpuUsPerRequest?.toFixed(0) ?? '?'} µs CPU/req, p50 ${s.p50Ms.toFixed(2)} ms, p99 ${s.p99Ms.toFixed(2)} ms, errors ${s.errors}/${s.non2xx}${p.peakRss !== undefined ? `, RSS ${p.peakRss.toFixed(0)} MB` : ''}`)
   }
 }

@@ -43,6 +43,7 @@ export function summarize (runs: readonly Run[]): Summary {
     p99Ms: median(runs.map(r => r.p99Ms)),
     maxMs: runs.length > 0 ? Math.max(...runs.map(r => r.maxMs)) : NaN,
     errors: runs.reduce((sum, r) => sum + r.errors, 0),
-    non2xx: runs.reduce((sum, r) => sum + r.non2xx, 0)
+    non2xx: runs.reduce((sum, r) => sum + r.non2xx, 0),
+    ...(runs.some(r => r.cpuUsPerRequest !== undefined) ? { cpuUsPerRequest: median(runs.flatMap(r => r.cpuUsPerRequest ?? [])) } : {})
   }
 }

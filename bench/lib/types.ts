@@ -14,6 +14,8 @@ export interface Run {
   errors: number
   /** non2xx: answers with an HTTP status other than 2xx. */
   non2xx: number
+  /** cpuUsPerRequest: the server's CPU time (all its threads and processes) per request completed. */
+  cpuUsPerRequest?: number
 }
 
 /** The medians of a case's repetitions (errors and non-2xx are summed, max is the maximum). */
@@ -26,6 +28,7 @@ export interface Summary {
   maxMs: number
   errors: number
   non2xx: number
+  cpuUsPerRequest?: number
 }
 
 /** How a case is compared: req/s against a baseline case, p50 against a baseline case, or p50 against an ideal latency. */

@@ -8,10 +8,10 @@ export const floorScenario: Scenario = {
     'the most a JSON hook can do in one Node process on this machine. Scenarios 2 and 3 are shown as a ratio of it.',
   columns: ['workload', 'transport', 'connections'],
   rateUnit: 'req/s',
-  server: (ctx) => ({
+  servers: (ctx) => [{
     key: 'floor',
     system: 'node:http floor',
     transports: ['http', 'https'],
     command: async (transport, nodeFlags) => [...nodeScript('servers/floor.ts', nodeFlags), '--transport', transport, '--cert-dir', ctx.certDir]
-  })
+  }]
 }

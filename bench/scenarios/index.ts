@@ -6,6 +6,8 @@ import { capiGoScenario } from './capi-go.js'
 import { clientScenario } from './client.js'
 import { controllerScenario } from './controller.js'
 import { floorScenario } from './floor.js'
+import { footprintScenario } from './footprint.js'
+import { hostileScenario } from './hostile.js'
 import { ourServerScenario } from './our-server.js'
 
-export const scenarios: Scenario[] = [floorScenario, ourServerScenario, capiGoScenario, clientScenario, controllerScenario]
+export const scenarios: Scenario[] = [floorScenario, ourServerScenario, capiGoScenario, clientScenario, controllerScenario, footprintScenario, hostileScenario]

@@ -1,21 +1,53 @@
-// Scenario 2: our extension server (createExtensionServer) on the same requests as the floor.
-import { nodeScript, type Scenario } from '../lib/context.js'
-import { serverCaseId } from '../lib/ids.js'
+// Scenario 2: our extension server as users run it, the built `runtime-sdk serve` (logging at warn): with the
+// trivial handlers of bench/servers/trivial-handlers.mjs, and with the reference extension; and `serve --workers 2`
+// given all cores. Every request is read, schema-validated, answered against its deadline, the response validated
+// and counted in the metrics.
+import { execPath } from 'node:process'
+import { join } from 'node:path'
+import type { Scenario, ScenarioContext } from '../lib/context.js'
+import { repoRoot } from '../lib/context.js'
+import { serverCaseId, type Transport } from '../lib/ids.js'
+import type { ServerUnderTest } from '../lib/server-cases.js'
+import { ensureBuilt } from '../lib/build.js'
+
+const CLI = join(repoRoot, 'dist/src/cli/main.js')
+const READY = /^(?:serving .* at|\d+ workers serve) (https?:\/\/\S+?)[;]?$/
+
+function serve (ctx: ScenarioContext, transport: Transport, nodeFlags: string[], extra: string[]): string[] {
+  const tls = transport === 'https' ? ['--tls-cert-file', join(ctx.certDir, 'tls.crt'), '--tls-private-key-file', join(ctx.certDir, 'tls.key')] : ['--insecure-http']
+  return [execPath, ...nodeFlags, CLI, 'serve', '--port', '0', '--host', '127.0.0.1', '--log-level', 'warn', ...tls, ...extra]
+}
+
+function ourServer (ctx: ScenarioContext, key: string, system: string, extra: string[], options: Partial<ServerUnderTest> = {}): ServerUnderTest {
+  return {
+    key,
+    system,
+    transports: ['http', 'https'],
+    readyLine: READY,
+    unavailable: async () => { ensureBuilt(); return undefined },
+    command: async (transport, nodeFlags) => serve(ctx, transport, nodeFlags, extra),
+    compare: (workload, transport, connections) => ({ kind: 'throughput', baseline: serverCaseId('floor', workload.id, transport, connections) }),
+    ...options
+  }
+}
 
 export const ourServerScenario: Scenario = {
   id: '2',
-  name: 'Our server: createExtensionServer',
-  description: 'createExtensionServer with a trivial BeforeClusterCreate handler returning Success, and the reference extension\'s ' +
-    'GeneratePatches handler (one JSON patch per template). Every request is read, schema-validated, handled against its ' +
-    'deadline, the response validated and counted in the metrics; logging at `warn`. Ratio: req/s of the floor (scenario 1) ' +
-    'on the same body, transport and connections.',
-  columns: ['workload', 'transport', 'connections'],
+  name: 'Our server: runtime-sdk serve',
+  description: 'The built `runtime-sdk serve` at `--log-level warn`: `ours` serves trivial synchronous handlers answering Success ' +
+    '(`bench/servers/trivial-handlers.mjs`), `ours-ref` the reference extension (its GeneratePatches builds one JSON patch per ' +
+    'template, like the Go peer\'s). Requests are validated, answered against their deadline, responses validated and counted. ' +
+    'Ratio: req/s of the floor (scenario 1) on the same body, transport and connections.',
+  columns: ['system', 'workload', 'transport', 'connections'],
   rateUnit: 'req/s',
-  server: (ctx) => ({
-    key: 'ours',
-    system: 'runtime-sdk server',
-    transports: ['http', 'https'],
-    command: async (transport, nodeFlags) => [...nodeScript('servers/ours.ts', nodeFlags), '--transport', transport, '--cert-dir', ctx.certDir],
-    compare: (workload, transport, connections) => ({ kind: 'throughput', baseline: serverCaseId('floor', workload.id, transport, connections) })
-  })
+  servers: (ctx) => [
+    ourServer(ctx, 'ours', 'runtime-sdk serve (trivial handlers)', ['--handlers', join(repoRoot, 'bench/servers/trivial-handlers.mjs')]),
+    ourServer(ctx, 'ours-ref', 'runtime-sdk serve (reference extension)', []),
+    ourServer(ctx, 'ours-workers', 'runtime-sdk serve --workers 2 (all cores)', ['--workers', '2'], {
+      transports: ['https'],
+      allCores: true,
+      only: (workload, _transport, connections) => workload.id === 'bcc-5k' && connections === 10,
+      compare: (workload, transport, connections) => ({ kind: 'throughput', baseline: serverCaseId('capi-go-all', workload.id, transport, connections) })
+    })
+  ]
 }

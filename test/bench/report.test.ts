@@ -38,11 +38,12 @@ t.test('targets show PASS, a bold MISS, or no verdict', async t => {
 })
 
 t.test('servers side by side: one row per workload, transport and connections that ran', async t => {
-  const text = serverSummaryTable([server('floor', 10000), server('ours', 9000), server('capi-go', 12000), server('ours', 5000, 10, 'https')])
+  const withCpu = (c: CaseResult, cpuUsPerRequest: number): CaseResult => ({ ...c, summary: { ...c.summary as Summary, cpuUsPerRequest } })
+  const text = serverSummaryTable([withCpu(server('floor', 10000), 50), server('ours', 9000), withCpu(server('ours-ref', 8000), 62.4), server('capi-go', 12000), server('ours', 5000, 10, 'https')])
   const rows = text.split('\n').slice(2)
   t.equal(rows.length, 2)
-  t.equal(rows[0], '| BeforeClusterCreate 5.0 KB | HTTP | 10 | 10,000 | 9,000 | 0.90× | 12,000 | 0.75× | 2.00 | 2.00 |')
-  t.equal(rows[1], '| BeforeClusterCreate 5.0 KB | HTTPS keep-alive | 10 | — | 5,000 | — | — | — | 2.00 | — |')
+  t.equal(rows[0], '| BeforeClusterCreate 5.0 KB | HTTP | 10 | 10,000 | 9,000 | 0.90× | 8,000 | 0.80× | 12,000 | 0.67× | 50 / — / 62 / — | 2.00 / 2.00 / 2.00 |')
+  t.equal(rows[1], '| BeforeClusterCreate 5.0 KB | HTTPS keep-alive | 10 | — | 5,000 | — | — | — | — | — | — / — / — / — | 2.00 / — / — |')
 })
 
 t.test('client summary: parallel and sequential p50 by latency and handler count, dead handlers last', async t => {
@@ -62,10 +63,10 @@ t.test('a scenario table has the scenario columns, the metrics, and says why a c
   const ours = server('ours', 9000)
   const text = scenarioTable(scenario([ours, skipped]), new Map([ours, server('floor', 10000)].map(c => [c.id, c])))
   t.same(text.split('\n'), [
-    '| Workload | Transport | Conns | req/s | p50 ms | p99 ms | errors / non-2xx | RSS MB | vs baseline |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
-    '| BeforeClusterCreate 5.0 KB | HTTP | 10 | 9,000 | 1.00 | 2.00 | 0 / 0 | 80 | 0.90× floor |',
-    '| GeneratePatches 1.00 MB | HTTP | 1 | — | — | — | — | — | not run: go is not installed |'
+    '| Workload | Transport | Conns | req/s | p50 ms | p99 ms | errors / non-2xx | CPU µs/req | RSS MB | vs baseline |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    '| BeforeClusterCreate 5.0 KB | HTTP | 10 | 9,000 | 1.00 | 2.00 | 0 / 0 | — | 80 | 0.90× floor |',
+    '| GeneratePatches 1.00 MB | HTTP | 1 | — | — | — | — | — | — | not run: go is not installed |'
   ])
 })
 

@@ -1,0 +1,25 @@
+// Our server is measured as users run it: the built CLI. The build is redone when dist/ is missing or older than src/.
+import { spawnSync } from 'node:child_process'
+import { existsSync, readdirSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { repoRoot } from './context.js'
+
+function newestMtime (dir: string): number {
+  let newest = 0
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name)
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs)
+  }
+  return newest
+}
+
+let checked = false
+
+export function ensureBuilt (): void {
+  if (checked) return
+  checked = true
+  const cli = join(repoRoot, 'dist/src/cli/main.js')
+  if (existsSync(cli) && statSync(cli).mtimeMs >= newestMtime(join(repoRoot, 'src'))) return
+  const build = spawnSync('npm', ['run', '-s', 'build'], { cwd: repoRoot, stdio: 'inherit' })
+  if (build.status !== 0) throw new Error('npm run build failed')
+}
