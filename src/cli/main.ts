@@ -2,6 +2,7 @@
 // The runtime-sdk command: program.ts builds the command tree, each subcommand in its own file; command.ts holds what
 // they share (exit codes, one-line errors, output formats, flag spellings), options.ts parses option values, table.ts
 // prints tables, controller-status.ts reads a running controller's status.
+import './young-generation.js'
 import { CommanderError } from 'commander'
 import { exitCodeOf } from './command.js'
 import { createProgram } from './program.js'
@@ -10,7 +11,7 @@ import { createProgram } from './program.js'
 process.stdout.on('error', (err: NodeJS.ErrnoException) => { if (err.code === 'EPIPE') process.exit(0); throw err })
 
 try {
-  await createProgram().parseAsync()
+  await (await createProgram()).parseAsync()
 } catch (err) {
   // Commander has printed the usage error (or the help or version) already.
   if (!(err instanceof CommanderError)) throw err

@@ -1,27 +1,42 @@
 // The runtime-sdk command tree. Commander's exits are thrown (main.ts turns a usage error into exit 2, not its 1).
+// Each subcommand's module pulls in the part of the library it drives (server, client, controller, conformance), so
+// only the subcommand being run is loaded: `serve` starts without the Kubernetes client, `--version` without any.
+// Help, completion and anything unrecognised load them all.
 import { Command } from 'commander'
-import { callCommand } from './call.js'
 import { type CliIO, defaultIO } from './command.js'
 import { completionCommand } from './completion.js'
-import { conformanceCommand } from './conformance.js'
-import { controllerCommand } from './controller.js'
-import { demoCommand } from './demo.js'
-import { discoverCommand } from './discover.js'
-import { hooksCommand } from './hooks.js'
-import { openapiCommand } from './openapi.js'
-import { preflightCommand } from './preflight.js'
-import { serveCommand } from './serve.js'
-import { statusCommand } from './status.js'
 import { versionText } from './version.js'
 
-export function createProgram (io: CliIO = defaultIO): Command {
+type CommandFactory = (io: CliIO) => Command
+
+/** Every subcommand, in the order help lists them. */
+const SUBCOMMANDS: Record<string, () => Promise<CommandFactory>> = {
+  hooks: async () => (await import('./hooks.js')).hooksCommand,
+  discover: async () => (await import('./discover.js')).discoverCommand,
+  call: async () => (await import('./call.js')).callCommand,
+  conformance: async () => (await import('./conformance.js')).conformanceCommand,
+  openapi: async () => (await import('./openapi.js')).openapiCommand,
+  serve: async () => (await import('./serve.js')).serveCommand,
+  controller: async () => (await import('./controller.js')).controllerCommand,
+  status: async () => (await import('./status.js')).statusCommand,
+  preflight: async () => (await import('./preflight.js')).preflightCommand,
+  demo: async () => (await import('./demo.js')).demoCommand
+}
+
+/** The subcommands `args` (the arguments after the program name) need. */
+function needed (args: readonly string[]): string[] {
+  const first = args.find(a => !a.startsWith('-'))
+  if (first !== undefined && first in SUBCOMMANDS) return [first]
+  if (first === undefined && args.includes('--version') && !args.includes('--help') && !args.includes('-h')) return []
+  return Object.keys(SUBCOMMANDS)
+}
+
+export async function createProgram (io: CliIO = defaultIO, args: readonly string[] = process.argv.slice(2)): Promise<Command> {
   const program = new Command('runtime-sdk')
     .description('Cluster API Runtime SDK for TypeScript: serve, call and manage Runtime Extensions')
     .version(versionText(), '--version', 'print the version, the commit and the hook versions served')
-  for (const command of [
-    hooksCommand(io), discoverCommand(io), callCommand(io), conformanceCommand(io), openapiCommand(io), serveCommand(io),
-    controllerCommand(io), statusCommand(io), preflightCommand(io), demoCommand(io)
-  ]) program.addCommand(command)
+  const factories = await Promise.all(needed(args).map(name => (SUBCOMMANDS[name] as () => Promise<CommandFactory>)()))
+  for (const factory of factories) program.addCommand(factory(io))
   completionCommand(program, io)
   for (const command of [program, ...program.commands]) {
     command.exitOverride()

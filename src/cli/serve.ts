@@ -11,7 +11,7 @@ import { createExtensionServer } from '../server/server.js'
 import { DEFAULT_LIMITS } from '../server/node-server.js'
 import { isWorker, superviseWorkers, workersMetricsView } from './serve-workers.js'
 import type { ExtensionHandler } from '../server/types.js'
-import { type TLSFileOptions, writeLoopbackServingCertificate } from '../tls/index.js'
+import type { TLSFileOptions } from '../tls/index.js'
 import { action, type CliIO, defaultIO, hiddenAlias, UsageError } from './command.js'
 import { boundedCountOption, portOption } from './options.js'
 import { columns } from './table.js'
@@ -82,6 +82,8 @@ async function tlsFiles (opts: ServeOptions, say: (line: string) => void): Promi
   const dir = opts.certDir ?? await mkdtemp(join(tmpdir(), 'runtime-sdk-serve-'))
   const files = { certFile: join(dir, 'tls.crt'), keyFile: join(dir, 'tls.key'), caFile: join(dir, 'ca.crt') }
   if (existsSync(files.certFile) && existsSync(files.keyFile)) return { ...files, ...(existsSync(files.caFile) ? {} : { caFile: undefined }), ...clientCa }
+  // Minting certificates needs @peculiar/x509, loaded only when there are none.
+  const { writeLoopbackServingCertificate } = await import('../tls/certificates.js')
   await writeLoopbackServingCertificate(dir, 'runtime-sdk serve CA')
   say(`generated a self-signed CA and a serving certificate for localhost/127.0.0.1 in ${dir} (ca.crt, tls.crt, tls.key)`)
   return { ...files, ...clientCa }
