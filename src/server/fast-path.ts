@@ -13,7 +13,7 @@ import { HOOK_BODY_LIMITS, type HookEndpoint } from './plugin.js'
 
 export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void
 
-export interface FastPathOptions {
+interface FastPathOptions {
   /** endpoints by their full path (prefix included). */
   endpoints: ReadonlyMap<string, HookEndpoint>
   logger: Logger

@@ -5,7 +5,7 @@ import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client
 export type FailureReason = 'body_too_large' | 'malformed_json' | 'invalid_request' | 'handler_error' | 'handler_failure' | 'deadline_exceeded' | 'invalid_response'
 
 /** The metrics of one hook route: its label children are looked up once, so a call only counts. */
-export interface RouteMetrics {
+interface RouteMetrics {
   observe: (status: string, seconds: number, reason?: FailureReason) => void
 }
 

@@ -34,7 +34,7 @@ export interface RuntimeExtensionOptions<T extends readonly HookDefinition[] = r
 }
 
 /** What an extension serves, checked and ready to mount: the result of checking handlers against the catalog. */
-export interface PreparedExtension {
+interface PreparedExtension {
   readonly catalog: Catalog
   /** discovery is the Discovery response the extension answers with. */
   readonly discovery: { status: 'Success', handlers: AnnouncedHandler[] }
@@ -72,7 +72,7 @@ export interface HookEndpoint {
   answer: (raw: RawBody | undefined, timeoutQuery: unknown, log: Logger, requestId: string) => string | Promise<string>
 }
 
-export interface EndpointOptions {
+interface EndpointOptions {
   deadlineMarginMs?: number
   metrics: ServerMetrics
 }
