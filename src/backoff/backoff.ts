@@ -79,6 +79,12 @@ export class RetryBackoff {
     this.#random = random
   }
 
+  /** Forgets past failures: the next delay is initialMs again. */
+  reset (): void {
+    this.#failures = 0
+    this.#lastFailureAt = -Infinity
+  }
+
   /** Records a failure; returns how long to wait before the next attempt. */
   next (): number {
     const now = this.#now()

@@ -1,5 +1,6 @@
 // The runtime client: discovers extensions and calls their handlers with Cluster API's semantics
 // (internal/runtime/client/client.go), plus deterministic order, bounded parallelism, backoff and caching.
+import type { LookupFunction } from 'node:net'
 import type { Registry as PromRegistry } from 'prom-client'
 import type { HookDefinition, RequestOf, ResponseOf } from '../api/hooks/define.js'
 import type { ExtensionConfig } from '../api/extension-config.js'
@@ -33,6 +34,8 @@ export interface RuntimeClientOptions {
   resolve?: ResolveUrl
   /** clientCertificate is presented to extensions (mTLS). */
   clientCertificate?: ClientCertificate
+  /** lookup resolves host names when connecting (default: dns.lookup, the system resolver); the call's deadline covers it. */
+  lookup?: LookupFunction
   /** metricsRegistry receives the capi_runtime_sdk_* metrics; a new one by default. */
   metricsRegistry?: PromRegistry
   /** concurrency bounds parallel calls in callAllExtensions (default 16). */
@@ -71,7 +74,7 @@ export class HttpRuntimeClient implements RuntimeClient {
     const now = options.now ?? Date.now
     const backoff = options.backoff === false ? undefined : new KeyedBackoff(options.backoff, now)
     this.metrics = new RuntimeClientMetrics(options.metricsRegistry, () => backoff?.active() ?? 0)
-    this.agents = new AgentPool({ clientCertificate: options.clientCertificate })
+    this.agents = new AgentPool({ clientCertificate: options.clientCertificate, lookup: options.lookup })
     this.#invoker = new HandlerInvoker({ catalog: this.catalog, agents: this.agents, metrics: this.metrics, backoff, now, resolve: options.resolve, maxResponseBytes: options.maxResponseBytes ?? MAX_BODY_BYTES })
     if (options.clientCertificateReloadMs && options.clientCertificate && 'certFile' in options.clientCertificate) {
       this.#reloadTimer = setInterval(() => {

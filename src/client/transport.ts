@@ -1,7 +1,7 @@
 // HTTPS transport for calling extensions: URL construction, TLS settings and keep-alive Agent pools.
 import { X509Certificate } from 'node:crypto'
 import { readFileSync } from 'node:fs'
-import { isIP } from 'node:net'
+import { isIP, type LookupFunction } from 'node:net'
 import { posix } from 'node:path'
 import { Agent } from 'undici'
 import type { ClientConfig } from '../api/extension-config.js'
@@ -97,6 +97,7 @@ export interface AgentPoolOptions {
   /** connections per origin; undefined means unlimited (undici's default). */
   connections?: number | undefined
   keepAliveTimeoutMs?: number | undefined
+  lookup?: LookupFunction | undefined
 }
 
 /** ca is the PEM the Agent verifies with, compared as is: hashing it on every call cost more than comparing it. */
@@ -139,6 +140,7 @@ export class AgentPool {
         ...(isIP(servername) ? {} : { servername }),
         minVersion: 'TLSv1.2',
         rejectUnauthorized: true,
+        ...(this.#options.lookup ? { lookup: this.#options.lookup } : {}),
         ...(this.#clientCert ?? {})
       },
       keepAliveTimeout: this.#options.keepAliveTimeoutMs ?? 30_000,

@@ -57,6 +57,25 @@ export interface ExtensionConfigReport {
   extensionConfig: ExtensionConfig
 }
 
+/** What stands for a settings value wherever the controller shows an ExtensionConfig. */
+const REDACTED = '<redacted>'
+const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration'
+
+/**
+ * The ExtensionConfig without its settings values: they often carry tokens, and the status endpoint may be read by
+ * anyone who can reach it. Keys stay (they say what is configured); kubectl's last-applied copy of the spec goes too.
+ */
+function withoutSecrets (ec: ExtensionConfig): ExtensionConfig {
+  const settings = ec.spec.settings
+  const annotations = ec.metadata.annotations
+  if (!settings && annotations?.[LAST_APPLIED] === undefined) return ec
+  return {
+    ...ec,
+    metadata: { ...ec.metadata, ...(annotations?.[LAST_APPLIED] !== undefined ? { annotations: { ...annotations, [LAST_APPLIED]: REDACTED } } : {}) },
+    spec: { ...ec.spec, ...(settings ? { settings: Object.fromEntries(Object.keys(settings).map(key => [key, REDACTED])) } : {}) }
+  }
+}
+
 export class Controller {
   readonly client: HttpRuntimeClient
   readonly source: ExtensionConfigSource
@@ -80,7 +99,7 @@ export class Controller {
   constructor (options: ControllerOptions) {
     this.source = options.source
     this.#logger = options.logger ?? silent
-    this.metrics = new ControllerMetrics(options.metricsRegistry ?? options.client?.metrics.registry ?? new PromRegistry())
+    this.metrics = new ControllerMetrics(options.metricsRegistry ?? options.client?.metrics.registry ?? new PromRegistry(), () => this.source.stale?.()?.since)
     this.client = options.client ?? new HttpRuntimeClient({
       metricsRegistry: this.metrics.registry,
       ...(options.source.namespaceLabels ? { namespaceLabels: options.source.namespaceLabels } : {})
@@ -152,7 +171,7 @@ export class Controller {
     await this.client.close()
   }
 
-  /** Every known ExtensionConfig with the controller's view of it, ordered by name. */
+  /** Every known ExtensionConfig with the controller's view of it, ordered by name; settings values redacted. */
   reports (): ExtensionConfigReport[] {
     const registered = this.client.registry.isReady() ? this.client.registry.all() : []
     return this.source.list()
@@ -162,7 +181,7 @@ export class Controller {
         ...this.#reports.get(ec.metadata.name),
         failures: this.#queue.failures(ec.metadata.name),
         registeredHandlers: registered.filter(r => r.extensionConfigName === ec.metadata.name).length,
-        extensionConfig: ec
+        extensionConfig: withoutSecrets(ec)
       }))
       .sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
   }

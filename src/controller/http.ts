@@ -1,7 +1,7 @@
 // The controller's HTTP endpoint: health, metrics and what the controller knows about every ExtensionConfig.
 // Plain HTTP on loopback, or HTTPS with every route but the probes behind an authorizer (http-serving.ts).
 import type { SecureContextOptions } from 'node:tls'
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, LogController } from 'fastify'
 import type { Logger } from 'pino'
 import { HttpError, methodNotAllowed, operationsRoutes } from '../http/index.js'
 import type { Controller, ExtensionConfigReport } from './controller.js'
@@ -51,7 +51,7 @@ export function createControllerHttp (options: ControllerHttpOptions): FastifyIn
   const { controller } = options
   const leader = options.leader ?? (() => true)
   const app = Fastify({
-    ...(options.logger ? { loggerInstance: options.logger, disableRequestLogging: true } : { logger: false }),
+    ...(options.logger ? { loggerInstance: options.logger, logController: new LogController({ disableRequestLogging: true }) } : { logger: false }),
     ...(options.https ? { https: options.https } : {})
   }) as unknown as FastifyInstance
   const { authorize } = options
@@ -61,7 +61,11 @@ export function createControllerHttp (options: ControllerHttpOptions): FastifyIn
     })
   }
   operationsRoutes(app, {
-    notReady: () => controller.client.registry.isReady() ? undefined : 'the extension registry is warming up',
+    notReady: () => {
+      if (!controller.client.registry.isReady()) return 'the extension registry is warming up'
+      const stale = controller.source.stale?.()
+      return stale && `the ExtensionConfig cache is stale: watching has failed since ${stale.since.toISOString()} (${stale.error})`
+    },
     metrics: controller.metrics.registry
   })
   const routes: Route[] = [

@@ -7,7 +7,7 @@ import type { Labels } from '../registry/selector.js'
 import type { StoredObject } from '../api/kube-object.js'
 import type { KubeApi } from '../kube/api.js'
 import { isNotFound } from '../kube/errors.js'
-import { Reflector } from '../kube/reflector.js'
+import { Reflector, type Staleness } from '../kube/reflector.js'
 import type { Logger } from './controller.js'
 import type { ExtensionConfigSource, SecretData, SourceListener } from './source.js'
 
@@ -60,6 +60,12 @@ export class KubernetesSource implements ExtensionConfigSource {
 
   async stop (): Promise<void> {
     await Promise.all([this.#extensionConfigs.stop(), this.#secrets?.stop()])
+  }
+
+  /** The older of the two watches' staleness: a missed Secret change delays a CA injection as much. */
+  stale (): Staleness | undefined {
+    const [a, b] = [this.#extensionConfigs.stale(), this.#secrets?.stale()]
+    return a && b ? (a.since <= b.since ? a : b) : a ?? b
   }
 
   list (): ExtensionConfig[] {

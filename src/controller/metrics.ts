@@ -15,8 +15,11 @@ export class ControllerMetrics {
   readonly handlers: Gauge<'name'>
   readonly registryReady: Gauge
   readonly leader: Gauge<'name'>
+  /** Seconds the source's cache has been stale (0 while it follows the API server). */
+  readonly cacheStale: Gauge
 
-  constructor (readonly registry: Registry) {
+  /** staleSince says since when the source's cache is stale (undefined while it is current). */
+  constructor (readonly registry: Registry, staleSince: () => Date | undefined = () => undefined) {
     const registers = [registry]
     this.reconcileTotal = reuse(registry, 'controller_runtime_reconcile_total', () => new Counter({
       name: 'controller_runtime_reconcile_total', help: 'Total number of reconciliations per controller.', labelNames: ['controller', 'result'] as const, registers
@@ -42,6 +45,15 @@ export class ControllerMetrics {
     }))
     this.registryReady = reuse(registry, 'runtime_sdk_registry_ready', () => new Gauge({
       name: 'runtime_sdk_registry_ready', help: '1 once every ExtensionConfig was tried at start-up (the registry is warmed up).', registers
+    }))
+    this.cacheStale = reuse(registry, 'runtime_sdk_cache_stale_seconds', () => new Gauge({
+      name: 'runtime_sdk_cache_stale_seconds',
+      help: 'Seconds since the watch of ExtensionConfigs or Secrets started failing; 0 while the cache follows the API server.',
+      registers,
+      collect () {
+        const since = staleSince()
+        this.set(since ? (Date.now() - since.getTime()) / 1000 : 0)
+      }
     }))
     this.leader = reuse(registry, 'leader_election_master_status', () => new Gauge({
       name: 'leader_election_master_status', help: 'Gauge of if the reporting system is master of the relevant lease, 0 indicates backup, 1 indicates master.', labelNames: ['name'] as const, registers

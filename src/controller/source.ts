@@ -2,6 +2,7 @@
 // The controller and reconciler only see this interface, so both sources run the same code.
 import type { ExtensionConfig, ExtensionConfigStatus } from '../api/extension-config.js'
 import type { NamespaceLabelsResolver } from '../client/client.js'
+import type { Staleness } from '../kube/reflector.js'
 
 export type ChangeKind = 'add' | 'update' | 'delete'
 
@@ -33,4 +34,6 @@ export interface ExtensionConfigSource {
   updateStatus: (ec: ExtensionConfig, status: ExtensionConfigStatus) => Promise<ExtensionConfig>
   /** Labels of a namespace, for namespaceSelectors (the file source knows none). */
   namespaceLabels?: NamespaceLabelsResolver
+  /** Why the cache may be missing changes (its watch failing since when), or undefined while it is current. */
+  stale?: () => Staleness | undefined
 }

@@ -52,6 +52,8 @@ interface WatchOptions {
   signal?: AbortSignal
   /** More query parameters. */
   query?: Query
+  /** Called once the server accepted the watch, before the first event. */
+  onOpen?: () => void
 }
 
 export interface KubeApiOptions {
@@ -172,6 +174,7 @@ export class KubeApi {
       if (res.statusCode < 200 || res.statusCode >= 300) {
         throw KubeApiError.fromResponse(res.statusCode, await res.body.text(), `watch ${path}`)
       }
+      options.onOpen?.()
       const lines = new LineSplitter()
       const handle = (line: string): void => onEvent(parseWatchEvent<T>(line, path))
       for await (const chunk of res.body) lines.push(chunk as Buffer, handle)

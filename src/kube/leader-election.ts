@@ -40,10 +40,11 @@ export interface LeaderElectorOptions {
   leaseDurationMs?: number
   /** The leader steps down when renewal has not succeeded for this long (default 10 000 ms). */
   renewDeadlineMs?: number
-  /** Time between attempts to acquire or renew (default 2000 ms). */
+  /**
+   * Time between attempts to renew, and the longest between two attempts to acquire (default 2000 ms): candidates
+   * wait a random time between half of it and all of it, so a released lease is taken within one retry period.
+   */
   retryPeriodMs?: number
-  /** Candidates wait retryPeriod·(1 + jitter·random) between attempts (default 1.2, as client-go). */
-  jitterFactor?: number
   /**
    * Called when we become leader; signal aborts when leadership ends. A returned promise is awaited
    * before onStoppedLeading and before the lease is released, so work can finish first.
@@ -74,7 +75,6 @@ export class LeaderElector {
   readonly #leaseDurationMs: number
   readonly #renewDeadlineMs: number
   readonly #retryPeriodMs: number
-  readonly #jitter: number
   readonly #now: () => number
   readonly #random: () => number
   readonly #stop = new AbortController()
@@ -93,11 +93,10 @@ export class LeaderElector {
     this.#leaseDurationMs = options.leaseDurationMs ?? 15_000
     this.#renewDeadlineMs = options.renewDeadlineMs ?? 10_000
     this.#retryPeriodMs = options.retryPeriodMs ?? 2000
-    this.#jitter = options.jitterFactor ?? 1.2
     this.#now = options.now ?? Date.now
     this.#random = options.random ?? Math.random
     if (this.#leaseDurationMs <= this.#renewDeadlineMs) throw new Error('leader election: leaseDuration must be greater than renewDeadline')
-    if (this.#renewDeadlineMs <= this.#jitter * this.#retryPeriodMs) throw new Error('leader election: renewDeadline must be greater than jitterFactor × retryPeriod')
+    if (this.#renewDeadlineMs <= this.#retryPeriodMs) throw new Error('leader election: renewDeadline must be greater than retryPeriod')
     if (this.#leaseDurationMs < 1000) throw new Error('leader election: leaseDuration must be at least 1 s (the Lease holds whole seconds)')
     this.#collectionPath = `/apis/coordination.k8s.io/v1/namespaces/${encodeURIComponent(options.namespace)}/leases`
     this.#path = `${this.#collectionPath}/${encodeURIComponent(options.name)}`
@@ -139,7 +138,8 @@ export class LeaderElector {
         if (signal.aborted || await this.#lead()) return true
         continue
       }
-      await sleep(this.#retryPeriodMs * (1 + this.#jitter * this.#random()), signal)
+      // client-go waits up to 2.2 periods; at most one keeps the hand-off after a release within a period.
+      await sleep(this.#retryPeriodMs * (0.5 + 0.5 * this.#random()), signal)
     }
     return false
   }

@@ -2,8 +2,10 @@
 // reflector and informer, reduced to what a controller needs). It never throws and never gives up:
 // a failed list or watch is reported to onError and retried with backoff; an expired resourceVersion
 // (410) leads to a relist whose difference to the cache is emitted, so changes made while
-// disconnected (deletions included) are not missed.
-import { isResourceExpired } from './errors.js'
+// disconnected (deletions included) are not missed. An API server that cannot be reached is tried again
+// at least every second, so the cache catches up within about a second of it coming back; one that
+// answers with errors is backed off exponentially.
+import { isKubeApiError, isResourceExpired } from './errors.js'
 import type { StoredObject } from '../api/kube-object.js'
 import type { KubeApi, KubeList, WatchEvent } from './api.js'
 import { RetryBackoff, sleep, type BackoffOptions } from '../backoff/backoff.js'
@@ -20,8 +22,10 @@ export interface ReflectorOptions {
   metadataOnly?: boolean
   /** Page size of the list (default 500). */
   pageSize?: number
-  /** Retry delays after failures (default 200 ms ×2 up to 30 s, 20 % jitter). */
+  /** Retry delays after the API server answered with an error (default 200 ms ×2 up to 30 s, 20 % jitter). */
   backoff?: BackoffOptions & { resetAfterMs?: number }
+  /** Longest delay between attempts while the API server cannot be reached at all (default 1000 ms). */
+  unreachableRetryMaxMs?: number
   /** Base of the server-side watch timeout; each watch picks a value in [base, 2·base) (default 300 s). */
   watchTimeoutSeconds?: number
   /** A watch that ends cleanly sooner than this without any event counts as a failure for backoff (default 1000 ms). */
@@ -47,6 +51,24 @@ export interface ReflectorErrorInfo {
   retryInMs?: number
 }
 
+/** Since when the cache may miss changes: the last list or watch failed and none succeeded since. */
+export interface Staleness {
+  since: Date
+  /** error is the message of the last failure. */
+  error: string
+}
+
+/** The request got no answer from the API server (refused, reset, unresolvable): not a sign of its load. */
+function isUnreachable (err: unknown): boolean {
+  if (isKubeApiError(err)) return false
+  for (let e: unknown = err; e instanceof Error; e = e.cause) {
+    const code = (e as { code?: unknown }).code
+    if (typeof code === 'string' && UNREACHABLE_CODES.has(code)) return true
+  }
+  return false
+}
+const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED'])
+
 /** The cache key: namespace/name, or name for cluster-scoped objects. */
 export function objectKey (obj: StoredObject): string {
   return obj.metadata.namespace ? `${obj.metadata.namespace}/${obj.metadata.name}` : obj.metadata.name
@@ -58,6 +80,7 @@ export class Reflector<T extends StoredObject> {
   readonly #api: KubeApi
   readonly #options: ReflectorOptions
   readonly #backoff: RetryBackoff
+  readonly #unreachableBackoff: RetryBackoff
   readonly #random: () => number
   readonly #cache = new Map<string, T>()
   readonly #listeners: Listeners<T> = { add: new Set(), update: new Set(), delete: new Set() }
@@ -68,6 +91,7 @@ export class Reflector<T extends StoredObject> {
   #rejectSynced!: (err: Error) => void
   #hasSynced = false
   #resourceVersion = ''
+  #stale: Staleness | undefined
   #running: Promise<void> | undefined
 
   constructor (api: KubeApi, options: ReflectorOptions) {
@@ -75,6 +99,7 @@ export class Reflector<T extends StoredObject> {
     this.#options = options
     this.#random = options.random ?? Math.random
     this.#backoff = new RetryBackoff(options.backoff, Date.now, this.#random)
+    this.#unreachableBackoff = new RetryBackoff({ maxMs: options.unreachableRetryMaxMs ?? 1000 }, Date.now, this.#random)
     this.#synced = new Promise((resolve, reject) => { this.#resolveSynced = resolve; this.#rejectSynced = reject })
     // Nobody has to await synced(); stopping before the first list must not be an unhandled rejection.
     this.#synced.catch(() => {})
@@ -106,6 +131,11 @@ export class Reflector<T extends StoredObject> {
 
   hasSynced (): boolean {
     return this.#hasSynced
+  }
+
+  /** undefined while the cache follows the server; otherwise since when it may be missing changes, and why. */
+  stale (): Staleness | undefined {
+    return this.#stale
   }
 
   /** The cached objects (a snapshot). */
@@ -149,7 +179,12 @@ export class Reflector<T extends StoredObject> {
         if (signal.aborted) break
         // Too old to resume from (compacted, or the apiserver restarted): a fresh list closes the gap.
         if (isResourceExpired(err)) mustList = true
-        const delay = this.#backoff.next()
+        this.#stale ??= { since: new Date(), error: '' }
+        this.#stale.error = err instanceof Error ? err.message : String(err)
+        // Unreachable: retried at a capped pace, and once it answers, errors back off from the start again.
+        const unreachable = isUnreachable(err)
+        if (unreachable) this.#backoff.reset()
+        const delay = unreachable ? this.#unreachableBackoff.next() : this.#backoff.next()
         this.#reportError(err, { phase, retryInMs: delay })
         await sleep(delay, signal)
       }
@@ -174,6 +209,7 @@ export class Reflector<T extends StoredObject> {
       this.#emit('delete', old)
     }
     this.#resourceVersion = resourceVersion
+    this.#connected()
     if (!this.#hasSynced) {
       this.#hasSynced = true
       this.#resolveSynced()
@@ -225,12 +261,19 @@ export class Reflector<T extends StoredObject> {
       labelSelector: this.#options.labelSelector,
       fieldSelector: this.#options.fieldSelector,
       accept: this.#options.metadataOnly ? PARTIAL_OBJECT_METADATA : undefined,
-      signal
+      signal,
+      onOpen: () => this.#connected()
     }, (event) => {
       events++
       this.#apply(event)
     })
     return events
+  }
+
+  /** The server answered a list or accepted a watch: the cache follows it again. */
+  #connected (): void {
+    this.#stale = undefined
+    this.#unreachableBackoff.reset()
   }
 
   #apply (event: WatchEvent<T>): void {

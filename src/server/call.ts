@@ -85,8 +85,9 @@ function failure (env: CallEnvironment, hook: CatalogHook, message: string, reas
 }
 
 function thrown (env: CallEnvironment, route: HookRoute, err: unknown): HookAnswer {
-  env.log.error({ err }, 'handler threw')
+  // A HookError is the handler's deliberate Failure answer, logged as one; anything else is a bug worth an error.
   if (err instanceof HookError) return failure(env, route.hook, err.message, 'handler_error')
+  env.log.error({ err }, 'handler threw')
   const kind = err instanceof Error ? err.name : typeof err
   return failure(env, route.hook, `handler ${JSON.stringify(labelOf(route))} failed with an unexpected ${kind}; see the extension's log`, 'handler_error')
 }

@@ -1,28 +1,17 @@
 // runtime-sdk controller (embedded mode), status, preflight and demo, run as a user runs them.
-import { spawn, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { createServer } from 'node:http'
 import { mkdtemp, writeFile } from 'node:fs/promises'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import t from 'tap'
 import { stringify } from 'yaml'
-import { runCli } from '../helpers/run-cli.js'
+import { runCli, startCli } from '../helpers/run-cli.js'
 import { createPki, json, startExtension } from '../helpers/test-extension.js'
 import { waitFor } from '../helpers/wait.js'
 
-const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url))
 const API = 'hooks.runtime.cluster.x-k8s.io/v1alpha1'
-
-/** Starts the CLI in the background and collects its output. */
-function background (args: string[]): { child: ChildProcess, out: () => string } {
-  const child = spawn(process.execPath, [...process.execArgv, MAIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
-  let out = ''
-  child.stdout?.on('data', d => { out += d })
-  child.stderr?.on('data', d => { out += d })
-  return { child, out: () => out }
-}
 
 // Every case starts node with the TypeScript loader, several seconds each on a busy machine.
 t.setTimeout(180_000)
@@ -39,7 +28,7 @@ t.test('controller --extension-configs serves status; status and preflight read 
   await writeFile(join(dir, 'ext.yaml'), stringify({
     apiVersion: 'runtime.cluster.x-k8s.io/v1beta2', kind: 'ExtensionConfig', metadata: { name: 'ext' }, spec: { clientConfig: { url: ext.url, caBundle: pki.caBundle } }
   }))
-  const { child, out } = background(['controller', '--extension-configs', dir, '--metrics-port', '0', '--log-level', 'info'])
+  const { child, out } = startCli(['controller', '--extension-configs', dir, '--metrics-port', '0', '--log-level', 'info'])
   t.teardown(() => { child.kill('SIGKILL') })
   const url = await waitFor(() => /"url":"(http:\/\/127\.0\.0\.1:\d+)"/.exec(out())?.[1], { timeoutMs: 20_000, message: 'the status URL is logged' })
   await waitFor(() => out().includes('"msg":"ready"'), { timeoutMs: 20_000, message: 'ready is logged' })
@@ -99,7 +88,7 @@ t.test('bad usage gets a clear error', async t => {
 })
 
 t.test('demo: the reference extension discovered by the embedded controller', async t => {
-  const { child, out } = background(['demo', '--extension-port', '0', '--metrics-port', '0'])
+  const { child, out } = startCli(['demo', '--extension-port', '0', '--metrics-port', '0'])
   t.teardown(() => { child.kill('SIGKILL') })
   await waitFor(() => out().includes('Ctrl-C stops'), { timeoutMs: 30_000, message: 'the demo is up' })
   t.match(out(), /reference-extension\s+True\s+16\s+16\s+discovered/)

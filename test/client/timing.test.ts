@@ -1,6 +1,9 @@
 // Timeouts are precise; k dead Ignore handlers cost one timeout in parallel, k sequentially.
-import t from 'tap'
-import { createServer, type AddressInfo, type Socket } from 'node:net'
+import t, { type Test } from 'tap'
+import { spawn } from 'node:child_process'
+import { createSocket } from 'node:dgram'
+import { Resolver } from 'node:dns'
+import { connect, createServer, type AddressInfo, type LookupFunction, type Socket } from 'node:net'
 import { BeforeClusterCreate } from '../../src/api/hooks/v1alpha1/index.js'
 import { HttpRuntimeClient } from '../../src/client/index.js'
 import { cluster, createPki, hang, json, startExtension } from '../helpers/test-extension.js'
@@ -63,24 +66,71 @@ t.test('the caller\'s signal cancels the call', async t => {
   t.ok(performance.now() - started < 500)
 })
 
-t.test('a TLS handshake that never completes ends at the deadline, for callExtension and callAllExtensions', async t => {
+/** A call to `url` with timeoutSeconds 1 ends with a deadline error within 50 ms of it, through both entry points. */
+async function endsAtTheDeadline (t: Test, url: string, options: ConstructorParameters<typeof HttpRuntimeClient>[0] = {}) {
+  const client = new HttpRuntimeClient({ backoff: false, ...options })
+  t.teardown(() => client.close())
+  client.warmUp([extensionConfig('stuck', url, pki.caBundle, [{ name: 'h', hook: 'BeforeClusterCreate', timeoutSeconds: 1 }])])
+  for (const [entry, call] of [
+    ['callExtension', () => client.callExtension(BeforeClusterCreate, cluster, 'h.stuck', { cluster })],
+    ['callAllExtensions', () => client.callAllExtensions(BeforeClusterCreate, cluster, { cluster })]
+  ] as const) {
+    const started = performance.now()
+    await t.rejects(call(), /context deadline exceeded/)
+    const elapsed = performance.now() - started
+    t.ok(elapsed >= 990 && elapsed < 1050, `${entry} ended after ${elapsed.toFixed(1)} ms`)
+  }
+}
+
+t.test('a TLS handshake that never completes ends at the deadline', async t => {
   // Accepts TCP connections and never answers the ClientHello.
   const sockets: Socket[] = []
   const silent = createServer(socket => { sockets.push(socket) })
   await new Promise<void>(resolve => silent.listen(0, '127.0.0.1', resolve))
   t.teardown(() => { for (const s of sockets) s.destroy(); silent.close() })
-  const url = `https://127.0.0.1:${(silent.address() as AddressInfo).port}`
-  const client = new HttpRuntimeClient({ backoff: false })
-  t.teardown(() => client.close())
-  client.warmUp([extensionConfig('silent', url, pki.caBundle, [{ name: 'h', hook: 'BeforeClusterCreate', timeoutSeconds: 1 }])])
-  let started = performance.now()
-  await t.rejects(client.callExtension(BeforeClusterCreate, cluster, 'h.silent', { cluster }), /context deadline exceeded/)
-  let elapsed = performance.now() - started
-  t.ok(elapsed >= 990 && elapsed < 1050, `callExtension ended after ${elapsed.toFixed(1)} ms`)
-  started = performance.now()
-  await t.rejects(client.callAllExtensions(BeforeClusterCreate, cluster, { cluster }), /context deadline exceeded/)
-  elapsed = performance.now() - started
-  t.ok(elapsed >= 990 && elapsed < 1050, `callAllExtensions ended after ${elapsed.toFixed(1)} ms`)
+  await endsAtTheDeadline(t, `https://127.0.0.1:${(silent.address() as AddressInfo).port}`)
   // The abandoned connection attempts end with their sockets (else with undici's 10 s connect timeout).
   for (const s of sockets) s.destroy()
+})
+
+t.test('a TCP connect that never completes ends at the deadline', async t => {
+  // A listener whose process is stopped never accepts: once its backlog is full, the kernel drops further SYNs.
+  const stopped = spawn(process.execPath, ['-e', `require('node:net').createServer().listen({ host: '127.0.0.1', port: 0, backlog: 1 }, function () {
+    console.log(this.address().port); process.kill(process.pid, 'SIGSTOP') })`], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const killTimer = setTimeout(() => stopped.kill('SIGKILL'), 60_000)
+  t.teardown(() => { clearTimeout(killTimer); stopped.kill('SIGKILL') })
+  const port = Number(await new Promise<string>(resolve => stopped.stdout.once('data', d => resolve(String(d).trim()))))
+  const fillers: Socket[] = []
+  t.teardown(() => { for (const s of fillers) s.destroy() })
+  const connects = (): Promise<boolean> => new Promise(resolve => {
+    const socket = connect(port, '127.0.0.1', () => resolve(true))
+    fillers.push(socket)
+    socket.on('error', () => resolve(false))
+    setTimeout(() => resolve(false), 300).unref()
+  })
+  // Fill the accept queue until a connect no longer completes.
+  let connected = 0
+  while (connected < 16 && await connects()) connected++
+  t.ok(connected < 16, `the accept queue is full after ${connected} connections: a connect no longer completes`)
+  await endsAtTheDeadline(t, `https://127.0.0.1:${port}`)
+})
+
+t.test('a DNS answer that never comes ends at the deadline', async t => {
+  // A resolver stub on loopback that reads queries and never answers them.
+  const stub = createSocket('udp4')
+  await new Promise<void>(resolve => stub.bind(0, '127.0.0.1', resolve))
+  t.teardown(() => stub.close())
+  let queries = 0
+  stub.on('message', () => { queries++ })
+  const resolver = new Resolver({ timeout: 5000, tries: 1 })
+  resolver.setServers([`127.0.0.1:${stub.address().port}`])
+  t.teardown(() => resolver.cancel())
+  const lookup = ((hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
+    resolver.resolve4(hostname, (err, addresses) => {
+      if (err) return callback(err)
+      return options.all ? callback(null, addresses.map(address => ({ address, family: 4 }))) : callback(null, addresses[0], 4)
+    })
+  }) as unknown as LookupFunction
+  await endsAtTheDeadline(t, `https://extension.example.test:${ext.port}`, { lookup })
+  t.ok(queries >= 2, `the stub was asked (${queries} queries)`)
 })

@@ -1,5 +1,5 @@
 // Runs the runtime-sdk command from source, with the same loader the test runner uses.
-import { spawn } from 'node:child_process'
+import { type ChildProcess, spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 
 const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url))
@@ -17,4 +17,13 @@ export function runCli (args: string[], options: { timeoutMs?: number, env?: Nod
     child.on('error', reject)
     child.on('close', code => { clearTimeout(timer); resolve({ code, stdout, stderr }) })
   })
+}
+
+/** Starts the runtime-sdk command in the background and collects its stdout and stderr together. */
+export function startCli (args: string[]): { child: ChildProcess, out: () => string } {
+  const child = spawn(process.execPath, [...process.execArgv, MAIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+  let out = ''
+  child.stdout?.on('data', d => { out += d })
+  child.stderr?.on('data', d => { out += d })
+  return { child, out: () => out }
 }

@@ -337,6 +337,6 @@ t.test('options: defaults and validation', async (t) => {
   await sleep(20)
   t.equal(server.requests.length, 0, 'a stopped elector does not start')
   t.throws(() => new LeaderElector(api, { namespace: 'ns', name: 'l', leaseDurationMs: 10_000, renewDeadlineMs: 10_000 }), /leaseDuration must be greater than renewDeadline/)
-  t.throws(() => new LeaderElector(api, { namespace: 'ns', name: 'l', renewDeadlineMs: 2000, retryPeriodMs: 2000 }), /renewDeadline must be greater than jitterFactor/)
+  t.throws(() => new LeaderElector(api, { namespace: 'ns', name: 'l', renewDeadlineMs: 2000, retryPeriodMs: 2000 }), /renewDeadline must be greater than retryPeriod/)
   t.throws(() => new LeaderElector(api, { namespace: 'ns', name: 'l', leaseDurationMs: 900, renewDeadlineMs: 500, retryPeriodMs: 100 }), /at least 1 s/)
 })

@@ -261,6 +261,35 @@ t.test('apiserver gone (connection refused) and back on the same port: changes m
   t.same(events, ['add ns/a', 'update ns/a 1->2', 'add ns/b'])
 })
 
+t.test('an unreachable apiserver is retried at a capped pace; the cache says it is stale until it is back', async (t) => {
+  // Answered errors back off from 1 s up to a minute: an outage must not push the retries that far apart.
+  const { server, reflector, errors, events } = await setup(t, { backoff: { initialMs: 1000, maxMs: 60_000 }, unreachableRetryMaxMs: 300 })
+  await reflector.start().synced()
+  await until('watch', () => server.watcherCount(SECRETS) === 1)
+  t.equal(reflector.stale(), undefined, 'current while watching')
+  const port = server.port
+  const down = Date.now()
+  await server.close()
+  await new Promise((resolve) => setTimeout(resolve, 2500))
+  const stale = reflector.stale()
+  t.ok(stale && stale.since.getTime() >= down - 50, `stale since the outage: ${stale?.since.toISOString()}`)
+  t.match(stale?.error, /ECONNREFUSED|other side closed|socket/i, 'with the last error')
+  const delays = errors.map((e) => e.info.retryInMs as number)
+  t.ok(delays.length >= 6 && delays.every((d) => d <= 360), `retried every ≤ 300 ms (+ jitter): ${delays}`)
+  server.put(SECRETS, secret('b'))
+  // Back, but answering errors at first (as an apiserver still starting does): they back off from the start.
+  let failures = 1
+  server.intercept = (r) => r.query.has('watch') && failures-- > 0 ? 503 : undefined
+  await server.listen(port)
+  const back = Date.now()
+  await until('caught up', () => events.includes('add ns/b'))
+  const answered = errors.at(-1)!
+  t.equal((answered.err as any).code, 503)
+  t.ok(answered.info.retryInMs! <= 1200, `the first answered error waits the initial delay: ${answered.info.retryInMs} ms`)
+  t.ok(Date.now() - back < 2000, `caught up ${Date.now() - back} ms after the apiserver was back`)
+  await until('current again', () => reflector.stale() === undefined)
+})
+
 t.test('a server that closes every watch at once is retried with backoff, not in a tight loop', async (t) => {
   const { server, reflector } = await setup(t, { backoff: { initialMs: 50, maxMs: 200, jitter: 0 } })
   server.endWatchesAtOnce = true

@@ -71,6 +71,12 @@ export interface ControlPlane {
   kubectl (args: string[], opts?: KubectlOptions): Promise<KubectlResult>
   /** Stops kube-apiserver and starts it again with the same flags, ports and etcd; resolves when ready. */
   restartApiServer (): Promise<void>
+  /** Stops kube-apiserver: SIGKILL with crash (an outage), else SIGTERM; resolves when it has exited. */
+  stopApiServer (options?: { crash?: boolean }): Promise<void>
+  /** Starts the stopped kube-apiserver again on its port; resolves when it is ready. */
+  startApiServer (): Promise<void>
+  /** A second kube-apiserver on the same etcd, certificates and tokens, on its own loopback port. */
+  startSecondApiServer (): Promise<{ server: string, stop: () => Promise<void> }>
   /** Stops everything and removes the directory; idempotent. */
   stop (): Promise<void>
 }
@@ -231,12 +237,12 @@ export async function startControlPlane (opts: ControlPlaneOptions = {}): Promis
   let stopped = false
 
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('ETCD_')))
-  async function launch (name: string, args: string[]): Promise<Managed> {
+  async function launch (name: string, args: string[], binary = name): Promise<Managed> {
     const logPath = join(dir, `${name}.log`)
     const fd = openSync(logPath, 'a')
     let child: ChildProcess
     try {
-      child = spawn(join(binDir, name), args, { cwd: dir, env, stdio: ['ignore', fd, fd] })
+      child = spawn(join(binDir, binary), args, { cwd: dir, env, stdio: ['ignore', fd, fd] })
     } finally {
       closeSync(fd)
     }
@@ -263,9 +269,9 @@ export async function startControlPlane (opts: ControlPlaneOptions = {}): Promis
     if (!keepDir) try { rmSync(dir, { recursive: true, force: true }) } catch {}
   }
 
-  async function terminate (p: Managed | undefined, graceMs = 20_000): Promise<void> {
+  async function terminate (p: Managed | undefined, graceMs = 20_000, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
     if (!p || p.exited) return
-    p.child.kill('SIGTERM')
+    p.child.kill(signal)
     const timer = setTimeout(() => p.child.kill('SIGKILL'), graceMs)
     await p.exit
     clearTimeout(timer)
@@ -295,10 +301,10 @@ export async function startControlPlane (opts: ControlPlaneOptions = {}): Promis
     return new Error(`control plane: ${message}\n${logs.join('\n')}`)
   }
 
-  const apiServerArgs = [
+  const apiServerArgs = (port: number) => [
     `--etcd-servers=${etcdUrl}`,
     '--bind-address=127.0.0.1',
-    `--secure-port=${apiPort}`,
+    `--secure-port=${port}`,
     '--advertise-address=127.0.0.1',
     `--cert-dir=${pkiDir}`, // no --tls-cert-file: writes a self-signed apiserver.crt (cert + CA) once, reused on restart
     '--service-cluster-ip-range=10.0.0.0/24',
@@ -316,21 +322,23 @@ export async function startControlPlane (opts: ControlPlaneOptions = {}): Promis
     ...(opts.apiServerFlags ?? [])
   ]
 
-  async function startApiServer (): Promise<void> {
-    const p = await launch('kube-apiserver', apiServerArgs)
+  async function startApiServer (name = 'kube-apiserver', port = apiPort): Promise<Managed> {
+    const url = `https://127.0.0.1:${port}`
+    const p = await launch(name, apiServerArgs(port), 'kube-apiserver')
     // The CA bundle appears once the apiserver has written its self-signed pair: read it per attempt.
-    await waitFor(p, `${server}/readyz`, async () =>
-      (await get(`${server}/readyz`, { ca: await readFile(caFile), token })).status === 200)
+    await waitFor(p, `${url}/readyz`, async () =>
+      (await get(`${url}/readyz`, { ca: await readFile(caFile), token })).status === 200)
     const ca = await readFile(caFile)
     await waitFor(p, 'namespace default', async () =>
-      (await get(`${server}/api/v1/namespaces/default`, { ca, token })).status === 200)
+      (await get(`${url}/api/v1/namespaces/default`, { ca, token })).status === 200)
+    return p
   }
 
   async function stop (): Promise<void> {
     if (stopped) return
     stopped = true
     live.delete(killAllSync)
-    await terminate(procs.get('kube-apiserver'))
+    for (const [name, p] of procs) if (name.startsWith('kube-apiserver')) await terminate(p)
     await terminate(procs.get('etcd'))
     try { watchdog.kill('SIGKILL') } catch {}
     if (!keepDir) await rm(dir, { recursive: true, force: true })
@@ -407,6 +415,17 @@ export async function startControlPlane (opts: ControlPlaneOptions = {}): Promis
     log(`kube-apiserver restarted: stopped in ${stoppedAt - began} ms, ready ${Date.now() - stoppedAt} ms later`)
   }
 
+  async function stopApiServer (options: { crash?: boolean } = {}): Promise<void> {
+    await terminate(procs.get('kube-apiserver'), 20_000, options.crash ? 'SIGKILL' : 'SIGTERM')
+  }
+
+  async function startSecondApiServer (): Promise<{ server: string, stop: () => Promise<void> }> {
+    if (stopped) throw new Error('control plane: stopped')
+    const [port] = await freePorts(1) as [number]
+    const p = await startApiServer('kube-apiserver-2', port)
+    return { server: `https://127.0.0.1:${port}`, stop: () => terminate(p) }
+  }
+
   return {
     dir,
     binDir,
@@ -420,6 +439,9 @@ export async function startControlPlane (opts: ControlPlaneOptions = {}): Promis
     kubeConfigFor,
     kubectl,
     restartApiServer,
+    stopApiServer,
+    startApiServer: async () => { await startApiServer() },
+    startSecondApiServer,
     stop
   }
 }
