@@ -138,7 +138,7 @@ export class LeaderElector {
         if (signal.aborted || await this.#lead()) return true
         continue
       }
-      // client-go waits up to 2.2 periods; at most one keeps the hand-off after a release within a period.
+      // client-go waits up to 2.2 periods; waiting at most one, a standby takes a released lease within a period.
       await sleep(this.#retryPeriodMs * (0.5 + 0.5 * this.#random()), signal)
     }
     return false

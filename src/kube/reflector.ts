@@ -58,6 +58,8 @@ export interface Staleness {
   error: string
 }
 
+const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED'])
+
 /** The request got no answer from the API server (refused, reset, unresolvable): not a sign of its load. */
 function isUnreachable (err: unknown): boolean {
   if (isKubeApiError(err)) return false
@@ -67,8 +69,6 @@ function isUnreachable (err: unknown): boolean {
   }
   return false
 }
-const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED'])
-
 /** The cache key: namespace/name, or name for cluster-scoped objects. */
 export function objectKey (obj: StoredObject): string {
   return obj.metadata.namespace ? `${obj.metadata.namespace}/${obj.metadata.name}` : obj.metadata.name
