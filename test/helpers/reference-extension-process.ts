@@ -1,0 +1,29 @@
+// The reference extension as users run it (`runtime-sdk serve`), in a child process, for the tests that put a real
+// Cluster API in the loop: generated certificates in certDir, an optional responses file, info logs collected.
+import type { ChildProcess } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { startCli } from './run-cli.js'
+import { call } from './server.js'
+import { waitFor } from './wait.js'
+
+export interface ServedExtension {
+  url: string
+  /** PEM of the CA that signed its serving certificate. */
+  ca: string
+  caBundle: string
+  child: ChildProcess
+  out: () => string
+  /** Its Prometheus metrics (the counters of every hook call). */
+  metrics: () => Promise<string>
+}
+
+export async function serveReferenceExtension (certDir: string, options: { responses?: string } = {}): Promise<ServedExtension> {
+  const args = ['serve', '--port', '0', '--cert-dir', certDir, '--log-level', 'info']
+  if (options.responses) args.push('--responses', options.responses)
+  const { child, out } = startCli(args)
+  const url = await waitFor(() => /serving the reference extension at (https:\/\/127\.0\.0\.1:\d+)/.exec(out())?.[1], { timeoutMs: 30_000, message: `serve prints its URL (output: ${out()})` })
+  const ca = readFileSync(join(certDir, 'ca.crt'), 'utf8')
+  const metrics = async () => (await call(url, '/metrics', undefined, { ca, method: 'GET' })).text
+  return { url, ca, caBundle: Buffer.from(ca).toString('base64'), child, out, metrics }
+}
