@@ -163,6 +163,8 @@ t.test('GenerateUpgradePlan returns one step per minor', async (t) => {
   t.same(reply, { kind: 'GenerateUpgradePlanResponse', apiVersion: API, status: 'Success', controlPlaneUpgrades: [{ version: 'v1.32.0' }, { version: 'v1.33.0' }] })
   t.same(planUpgrade('v1.30.1', 'v1.34.2'), ['v1.31.0', 'v1.32.0', 'v1.33.0', 'v1.34.2'])
   t.same(planUpgrade('v1.30.1', 'v1.30.5'), ['v1.30.5'])
+  t.same(planUpgrade('v1.35.0', 'v1.35.0'), [], 'the control plane is there, the workers may not be: nothing to plan, as Cluster API itself answers')
+  t.same(planUpgrade('1.35.0', 'v1.35.0'), [])
   t.throws(() => planUpgrade('v1.30.1', 'v1.29.0'), /the target is not newer/)
   t.throws(() => planUpgrade('v1.30.1', 'v2.0.0'), /major version changes/)
   t.throws(() => planUpgrade('latest', 'v1.30.0'), /fromControlPlaneKubernetesVersion "latest" is not a semantic version/)

@@ -67,6 +67,7 @@ mv "$tmp"/* "$out/" && rmdir "$tmp"
 copy_config() { # <provider> <config dir>
   mkdir -p "$out/config/$1/crd"
   cp "$2"/crd/bases/*.yaml "$out/config/$1/crd/"
+  cp "$2"/crd/kustomization.yaml "$out/config/$1/crd-kustomization.yaml" # its labels name the contract versions
   cp "$2"/webhook/manifests.yaml "$out/config/$1/webhook.yaml"
 }
 copy_config core "$capi/core/config"

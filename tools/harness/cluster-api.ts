@@ -74,18 +74,25 @@ async function freePort (): Promise<number> {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
-type Obj = Record<string, unknown> & { metadata: { name: string }, spec?: Record<string, unknown> }
+type Obj = Record<string, unknown> & { metadata: { name: string, labels?: Record<string, string> }, spec?: Record<string, unknown> }
 
 function documents (text: string): Obj[] {
   return parseAllDocuments(text).map((d) => d.toJS() as Obj | null).filter((o): o is Obj => o !== null)
 }
 
-/** The CRDs of a provider, multi-version ones converted by its webhook server on loopback. */
+/**
+ * The CRDs of a provider as its kustomization renders them: with its labels (the contract versions, e.g.
+ * cluster.x-k8s.io/v1beta2: v1beta2, which the topology controller reads), multi-version ones converted by its
+ * webhook server on loopback.
+ */
 async function crds (configDir: string, webhookPort: number, caBundle: string): Promise<Obj[]> {
   const dir = join(configDir, 'crd')
+  const kustomization = documents(await readFile(join(configDir, 'crd-kustomization.yaml'), 'utf8'))[0] as { labels?: Array<{ pairs?: Record<string, string> }> }
+  const labels = Object.assign({}, ...(kustomization.labels ?? []).map((l) => l.pairs ?? {})) as Record<string, string>
   const out: Obj[] = []
   for (const file of (await readdir(dir)).sort()) {
     for (const crd of documents(await readFile(join(dir, file), 'utf8'))) {
+      crd.metadata = { ...crd.metadata, labels: { ...crd.metadata.labels, ...labels } }
       const versions = (crd.spec?.versions as unknown[] | undefined) ?? []
       if (versions.length > 1) {
         crd.spec = {

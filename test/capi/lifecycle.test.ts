@@ -1,0 +1,182 @@
+// A cluster's life driven by Cluster API v1.14.2's own managers (core, kubeadm bootstrap and control plane, CAPD's
+// in-memory backend) against our reference extension served by `runtime-sdk serve`:
+// - a ClusterClass whose external patch names our DiscoverVariables, ValidateTopology and GeneratePatches handlers,
+//   and whose upgrade plan comes from our GenerateUpgradePlan: Cluster API fills its variables from our answer and
+//   the Cluster's templates carry what our GeneratePatches answered;
+// - creation held by BeforeClusterCreate (retryAfterSeconds from the responses file) until released,
+//   AfterControlPlaneInitialized, an upgrade held by BeforeClusterUpgrade then through every upgrade hook, deletion
+//   held by BeforeClusterDelete until released;
+// - every call seen by our server's metrics and Cluster API's capi_runtime_sdk_requests_total, answered 200 and
+//   decoded: Cluster API counts no call error and logs none.
+import { mkdtemp, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import t from 'tap'
+import { stringify } from 'yaml'
+import { ANNOTATION, VARIABLE } from '../../src/reference-extension/index.js'
+import { startClusterApi } from '../../tools/harness/cluster-api.js'
+import { startControlPlane } from '../../tools/harness/control-plane.js'
+import { counter } from '../helpers/prometheus.js'
+import { serveReferenceExtension } from '../helpers/reference-extension-process.js'
+import { API, call } from '../helpers/server.js'
+import { waitFor } from '../helpers/wait.js'
+
+t.setTimeout(1_200_000)
+const FROM = 'v1.34.0'
+const TO = 'v1.35.0'
+const EC = 'reference'
+const LONG = { timeoutMs: 240_000, intervalMs: 500 }
+
+const cp = await startControlPlane()
+t.teardown(() => cp.stop())
+const capi = await startClusterApi(cp, { log: (m) => t.comment(m) })
+t.teardown(() => capi.stop())
+const dir = await mkdtemp(join(tmpdir(), 'runtime-sdk-capi-lifecycle-'))
+const responses = join(dir, 'responses.yaml')
+const answer = (preset: Record<string, { retryAfterSeconds: number, message?: string }>) => writeFile(responses, stringify(preset))
+await answer({})
+const extension = await serveReferenceExtension(join(dir, 'certs'), { responses })
+t.teardown(() => { extension.child.kill('SIGKILL') })
+
+const kubectl = async (args: string[], input?: string) => {
+  const r = await cp.kubectl(args, input !== undefined ? { input } : {})
+  if (r.code !== 0) throw new Error(`kubectl ${args.join(' ')}: ${r.stderr}`)
+  return r.stdout
+}
+type Obj = { metadata: { name: string, annotations?: Record<string, string>, deletionTimestamp?: string }, spec: Record<string, any>, status?: Record<string, any> }
+const get = async (kind: string, name: string) => JSON.parse(await kubectl(['get', kind, name, '-n', 'default', '-o', 'json'])) as Obj
+const list = async (kind: string) => (JSON.parse(await kubectl(['get', kind, '-n', 'default', '-o', 'json'])) as { items: Obj[] }).items
+const condition = (o: Obj, type: string) => (o.status?.conditions as Array<{ type: string, status: string, message?: string }> | undefined)?.find(c => c.type === type)
+const ours = async (hook: string) => counter(await extension.metrics(), 'runtime_sdk_extension_requests_total', { hook })
+const theirs = async (hook: string, labels: Record<string, string> = {}) => counter(await capi.manager('core').metrics(), 'capi_runtime_sdk_requests_total', { hook, ...labels })
+const calledAgain = async (hook: string, times = 2) => { const before = await ours(hook); await waitFor(async () => await ours(hook) >= before + times, { ...LONG, message: `${hook} called ${times} more times` }) }
+
+await kubectl(['apply', '-f', '-'], JSON.stringify({
+  apiVersion: 'runtime.cluster.x-k8s.io/v1beta2',
+  kind: 'ExtensionConfig',
+  metadata: { name: EC },
+  spec: { clientConfig: { url: extension.url, caBundle: extension.caBundle }, namespaceSelector: {} }
+}))
+await waitFor(async () => condition(await get('extensionconfigs.runtime.cluster.x-k8s.io', EC), 'Discovered')?.status === 'True', { ...LONG, message: 'Discovered' })
+
+const inMemory = (startup: string) => ({ backend: { inMemory: Object.fromEntries(['vm', 'node', 'apiServer', 'etcd'].map(part => [part, { provisioning: { startupDuration: startup } }])) } })
+// What Cluster API's own in-memory ClusterClass sets (test/infrastructure/docker/templates/clusterclass-in-memory.yaml).
+const nodeRegistration = { criSocket: 'unix:///var/run/containerd/containerd.sock' }
+const templates = [
+  { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2', kind: 'DevClusterTemplate', metadata: { name: 'loop-cluster' }, spec: { template: { spec: { backend: { inMemory: {} } } } } },
+  { apiVersion: 'controlplane.cluster.x-k8s.io/v1beta2', kind: 'KubeadmControlPlaneTemplate', metadata: { name: 'loop-control-plane' }, spec: { template: { spec: { kubeadmConfigSpec: { clusterConfiguration: { apiServer: { certSANs: ['localhost', '127.0.0.1'] } }, initConfiguration: { nodeRegistration }, joinConfiguration: { nodeRegistration } } } } } },
+  { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2', kind: 'DevMachineTemplate', metadata: { name: 'loop-control-plane' }, spec: { template: { spec: inMemory('1s') } } },
+  { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2', kind: 'DevMachineTemplate', metadata: { name: 'loop-worker' }, spec: { template: { spec: inMemory('1s') } } },
+  { apiVersion: 'bootstrap.cluster.x-k8s.io/v1beta2', kind: 'KubeadmConfigTemplate', metadata: { name: 'loop-worker' }, spec: { template: { spec: { joinConfiguration: { nodeRegistration } } } } }
+]
+const ref = (apiVersion: string, kind: string, name: string) => ({ templateRef: { apiVersion, kind, name } })
+const clusterClass = {
+  apiVersion: 'cluster.x-k8s.io/v1beta2',
+  kind: 'ClusterClass',
+  metadata: { name: 'loop' },
+  spec: {
+    controlPlane: {
+      ...ref('controlplane.cluster.x-k8s.io/v1beta2', 'KubeadmControlPlaneTemplate', 'loop-control-plane'),
+      machineInfrastructure: ref('infrastructure.cluster.x-k8s.io/v1beta2', 'DevMachineTemplate', 'loop-control-plane')
+    },
+    infrastructure: ref('infrastructure.cluster.x-k8s.io/v1beta2', 'DevClusterTemplate', 'loop-cluster'),
+    workers: {
+      machineDeployments: [{
+        class: 'default-worker',
+        bootstrap: ref('bootstrap.cluster.x-k8s.io/v1beta2', 'KubeadmConfigTemplate', 'loop-worker'),
+        infrastructure: ref('infrastructure.cluster.x-k8s.io/v1beta2', 'DevMachineTemplate', 'loop-worker')
+      }]
+    },
+    patches: [{
+      name: 'reference',
+      external: {
+        generatePatchesExtension: `generate-patches.${EC}`,
+        validateTopologyExtension: `validate-topology.${EC}`,
+        discoverVariablesExtension: `discover-variables.${EC}`
+      }
+    }],
+    upgrade: { external: { generateUpgradePlanExtension: `generate-upgrade-plan.${EC}` } }
+  }
+}
+await kubectl(['apply', '-n', 'default', '-f', '-'], [...templates, clusterClass].map(o => JSON.stringify(o)).join('\n'))
+
+t.test('Cluster API fills the ClusterClass variables from our DiscoverVariables answer', async t => {
+  const cc = await waitFor(async () => { const cc = await get('clusterclass', 'loop'); return condition(cc, 'VariablesReady')?.status === 'True' && cc }, { ...LONG, message: 'VariablesReady' })
+  const reply = await call(extension.url, `/${API}/discovervariables/discover-variables`, '{}', { ca: extension.ca, contentType: 'application/json' })
+  const [variable] = (reply.json as { variables: Array<{ name: string, required: boolean, schema: unknown }> }).variables
+  t.same(cc.status?.variables, [{ name: VARIABLE, definitionsConflict: false, definitions: [{ from: 'reference', required: variable?.required, schema: variable?.schema }] }])
+})
+
+t.test('creating a Cluster: BeforeClusterCreate holds it until released, our patches land on its templates', async t => {
+  await answer({ BeforeClusterCreate: { retryAfterSeconds: 2, message: 'held by the test' } })
+  await kubectl(['apply', '-n', 'default', '-f', '-'], JSON.stringify({
+    apiVersion: 'cluster.x-k8s.io/v1beta2',
+    kind: 'Cluster',
+    metadata: { name: 'loop' },
+    spec: {
+      clusterNetwork: { services: { cidrBlocks: ['10.128.0.0/12'] }, pods: { cidrBlocks: ['192.168.0.0/16'] }, serviceDomain: 'cluster.local' },
+      topology: {
+        classRef: { name: 'loop' },
+        version: FROM,
+        controlPlane: { replicas: 1 },
+        workers: { machineDeployments: [{ class: 'default-worker', name: 'md-0', replicas: 1 }] },
+        variables: [{ name: VARIABLE, value: 'team-a' }]
+      }
+    }
+  }))
+  await calledAgain('BeforeClusterCreate', 2)
+  const held = await get('cluster', 'loop')
+  t.notOk(held.spec.controlPlaneRef, 'no control plane while held')
+  t.same(await list('kubeadmcontrolplanes'), [], 'none created')
+
+  await answer({})
+  const cluster = await waitFor(async () => { const c = await get('cluster', 'loop'); return c.spec.controlPlaneRef && c }, { ...LONG, message: 'the control plane is created once released' })
+  t.ok(await ours('ValidateTopology') > 0, 'ValidateTopology called')
+  t.ok(await ours('GeneratePatches') > 0, 'GeneratePatches called')
+  const kcp = await get('kubeadmcontrolplanes', cluster.spec.controlPlaneRef.name)
+  const md = (await list('machinedeployments'))[0] as Obj
+  const patched = [
+    await get('devmachinetemplates', kcp.spec.machineTemplate.spec.infrastructureRef.name),
+    await get('devmachinetemplates', md.spec.template.spec.infrastructureRef.name),
+    await get('kubeadmconfigtemplates', md.spec.template.spec.bootstrap.configRef.name)
+  ]
+  for (const template of patched) t.equal(template.metadata.annotations?.[ANNOTATION], 'team-a', `${template.metadata.name} carries our patch`)
+})
+
+t.test('the control plane comes up: AfterControlPlaneInitialized', async t => {
+  await waitFor(async () => await ours('AfterControlPlaneInitialized') > 0, { ...LONG, message: 'AfterControlPlaneInitialized called' })
+  t.ok(await theirs('AfterControlPlaneInitialized', { code: '200', status: 'Success' }) > 0)
+})
+
+t.test('an upgrade: GenerateUpgradePlan, BeforeClusterUpgrade holding it until released, then every upgrade hook', async t => {
+  await waitFor(async () => (await list('machines')).filter(m => m.status?.phase === 'Running').length === 2, { ...LONG, message: 'both machines running' })
+  await answer({ BeforeClusterUpgrade: { retryAfterSeconds: 2, message: 'held by the test' } })
+  await kubectl(['patch', 'cluster', 'loop', '-n', 'default', '--type=merge', '-p', JSON.stringify({ spec: { topology: { version: TO } } })])
+  await calledAgain('BeforeClusterUpgrade', 2)
+  t.ok(await ours('GenerateUpgradePlan') > 0, 'GenerateUpgradePlan called')
+  const cluster = await get('cluster', 'loop')
+  t.equal((await get('kubeadmcontrolplanes', cluster.spec.controlPlaneRef.name)).spec.version, FROM, 'the control plane waits')
+
+  await answer({})
+  for (const hook of ['BeforeControlPlaneUpgrade', 'AfterControlPlaneUpgrade', 'BeforeWorkersUpgrade', 'AfterWorkersUpgrade', 'AfterClusterUpgrade']) {
+    await waitFor(async () => await ours(hook) > 0, { ...LONG, message: `${hook} called` })
+    t.ok(await theirs(hook, { code: '200', status: 'Success' }) > 0, `${hook}: called by Cluster API, answered and decoded`)
+  }
+  t.equal((await get('kubeadmcontrolplanes', cluster.spec.controlPlaneRef.name)).spec.version, TO, 'the control plane is upgraded')
+})
+
+t.test('deleting: BeforeClusterDelete holds it until released', async t => {
+  await answer({ BeforeClusterDelete: { retryAfterSeconds: 2, message: 'held by the test' } })
+  await kubectl(['delete', 'cluster', 'loop', '-n', 'default', '--wait=false'])
+  await calledAgain('BeforeClusterDelete', 2)
+  t.ok((await get('cluster', 'loop')).metadata.deletionTimestamp, 'the Cluster waits, marked for deletion')
+  await answer({})
+  await waitFor(async () => (await list('clusters')).length === 0, { ...LONG, message: 'the Cluster is gone once released' })
+})
+
+t.test('every call answered and decoded: Cluster API counts no error and logs none', async t => {
+  const metrics = await capi.manager('core').metrics()
+  t.equal(counter(metrics, 'capi_runtime_sdk_requests_total', { code: '<error>' }), 0, 'no call error')
+  t.equal(counter(metrics, 'capi_runtime_sdk_requests_total', { status: 'Failure' }), 0, 'no Failure')
+  t.notMatch(capi.manager('core').log(), /failed to (call|decode|unmarshal)/i)
+})
