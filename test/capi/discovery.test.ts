@@ -35,7 +35,10 @@ const getEC = async (name: string) => JSON.parse(await kubectl(['get', 'extensio
   { metadata: { managedFields: Array<{ manager: string }> }, spec: { clientConfig: { caBundle?: string } }, status?: Status }
 const discovered = (name: string) => waitFor(async () => {
   const ec = await getEC(name)
-  return ec.status?.conditions?.find(c => c.type === 'Discovered')?.status === 'True' && ec
+  const condition = ec.status?.conditions?.find(c => c.type === 'Discovered')
+  // Not yet: the condition's message becomes the timeout's "last error", saying what Cluster API objected to.
+  if (condition?.status !== 'True') throw new Error(`Discovered=${condition?.status}: ${condition?.message}`)
+  return ec
 }, { timeoutMs: 60_000, intervalMs: 250, message: `Cluster API sets Discovered=True on ${name}` })
 
 // What our server advertises, with the defaults Cluster API documents for what a handler leaves out.
