@@ -18,8 +18,6 @@ import { createCertificateAuthority } from '../../src/tls/certificates.js'
 import type { ControlPlane } from './control-plane.js'
 import { buildGoModule } from './go-tools.js'
 
-export const CLUSTER_API_VERSION = 'v1.14.2'
-
 export type Provider = 'core' | 'bootstrap' | 'controlplane' | 'infrastructure'
 
 const binaries: Record<Provider, string> = {
