@@ -11,14 +11,14 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { closeSync, openSync, readFileSync } from 'node:fs'
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
-import net from 'node:net'
 import { join } from 'node:path'
 import { parseAllDocuments } from 'yaml'
 import { createCertificateAuthority } from '../../src/tls/certificates.js'
-import type { ControlPlane } from './control-plane.js'
+import { freePorts, tail, type ControlPlane } from './control-plane.js'
 import { buildGoModule } from './go-tools.js'
 
 export type Provider = 'core' | 'bootstrap' | 'controlplane' | 'infrastructure'
+const all: Provider[] = ['core', 'bootstrap', 'controlplane', 'infrastructure']
 
 const binaries: Record<Provider, string> = {
   core: 'cluster-api-manager',
@@ -59,16 +59,6 @@ export interface ClusterApi {
 }
 
 interface Running { manager: Manager, child: ChildProcess, exit: Promise<void>, exited?: string }
-
-async function freePort (): Promise<number> {
-  return await new Promise((resolve, reject) => {
-    const server = net.createServer().once('error', reject)
-    server.listen({ port: 0, host: '127.0.0.1', exclusive: true }, () => {
-      const { port } = server.address() as net.AddressInfo
-      server.close(() => resolve(port))
-    })
-  })
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -118,17 +108,9 @@ async function webhookConfigurations (provider: Provider, configDir: string, web
   })
 }
 
-function tail (file: string, lines = 60): string {
-  try {
-    return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n')
-  } catch (err) {
-    return `(no log: ${(err as Error).message})`
-  }
-}
-
 export async function startClusterApi (cp: ControlPlane, opts: ClusterApiOptions = {}): Promise<ClusterApi> {
   const log = opts.log ?? (() => {})
-  const providers = opts.providers ?? ['core', 'bootstrap', 'controlplane', 'infrastructure']
+  const providers = opts.providers ?? all
   const startTimeoutMs = opts.startTimeoutMs ?? 120_000
   const binDir = await buildGoModule('cluster-api')
   const dir = join(cp.dir, 'cluster-api')
@@ -145,9 +127,9 @@ export async function startClusterApi (cp: ControlPlane, opts: ClusterApiOptions
     const r = await cp.kubectl(args, { input, timeoutMs: 120_000 })
     if (r.code !== 0) throw new Error(`cluster-api: kubectl ${args.join(' ')}: ${r.stderr}`)
   }
-  const all: Provider[] = ['core', 'bootstrap', 'controlplane', 'infrastructure']
   const ports = new Map<Provider, { webhook: number, health: number, metrics: number }>()
-  for (const provider of all) ports.set(provider, { webhook: await freePort(), health: await freePort(), metrics: await freePort() })
+  const free = await freePorts(all.length * 3)
+  all.forEach((provider, i) => ports.set(provider, { webhook: free[3 * i] as number, health: free[3 * i + 1] as number, metrics: free[3 * i + 2] as number }))
   const portsOf = (provider: Provider) => ports.get(provider) as { webhook: number, health: number, metrics: number }
 
   // CRDs first, all providers: topology needs the template kinds even where their manager does not run.

@@ -113,7 +113,7 @@ function checkBinaries (binDir: string): void {
 }
 
 /** Free loopback ports (listen on port 0, read it, close; the small race is accepted, as in envtest). */
-async function freePorts (count: number): Promise<number[]> {
+export async function freePorts (count: number): Promise<number[]> {
   const servers = await Promise.all(Array.from({ length: count }, () => new Promise<net.Server>((resolve, reject) => {
     const server = net.createServer()
     server.once('error', reject)
@@ -134,7 +134,7 @@ interface Managed {
   exited?: string
 }
 
-function tail (file: string, lines = 40): string {
+export function tail (file: string, lines = 40): string {
   try {
     return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n')
   } catch (err) {
