@@ -3,7 +3,8 @@
 // none we choose them (noted per field) so that every string and list is bounded and the CRD's CEL rules
 // stay within the API server's cost budget.
 import { FAILURE_POLICIES } from './hooks/v1alpha1/constants.js'
-import { Int64, List, Optional, Str, StringEnum, Type, type TProperties, type TSchema } from './schema.js'
+import { Int64, List, Optional, Str, StringEnum, type TProperties, type TSchema } from './schema.js'
+import { Type } from './type-builder.js'
 import {
   keyLengthRule, labelKeyRule, labelKeysRule, labelValueRule, valuesForbiddenRule, valuesRequiredRule
 } from './extension-config-rules.js'

@@ -1,8 +1,9 @@
 // Building blocks for hook schemas. Every schema here is plain JSON Schema (TypeBox values), so the same
 // object validates requests (ajv), documents them (OpenAPI) and types them (Static<typeof X>).
-import { Type, type Static, type TSchema, type TObject, type TProperties } from 'typebox'
+import type { Static, TSchema, TObject, TProperties } from 'typebox'
+import { Type } from './type-builder.js'
 
-export { Type, type Static, type TSchema, type TObject, type TProperties }
+export type { Static, TSchema, TObject, TProperties }
 
 /** Keyword naming a schema as a reusable OpenAPI component; the generator turns named subschemas into $refs. */
 export const COMPONENT_KEYWORD = 'x-runtime-sdk-component'

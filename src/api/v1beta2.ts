@@ -1,6 +1,7 @@
 // ExtensionConfig runtime.cluster.x-k8s.io/v1beta2: the hub and storage version
 // (api/runtime/v1beta2/extensionconfig_types.go in Cluster API).
-import { Int32, List, Optional, Str, Type, type Static } from './schema.js'
+import { Int32, List, Optional, Str, type Static } from './schema.js'
+import { Type } from './type-builder.js'
 import { V1BETA2_API_VERSION } from './constants.js'
 import {
   nameRule, notUrlAndServiceRule, serviceNameRule, serviceNamespaceRule, servicePathSlashRule, servicePathValidRule,

@@ -4,7 +4,7 @@
 export { Catalog, CatalogError, type CatalogHook, type ValidationResult } from './catalog.js'
 export { createCatalog, HOOKS_GROUP } from './default.js'
 export { apiVersionOf, compareVersions, type GroupVersionHook, groupHookString, gvhString, hookPath, parseApiVersion } from './identity.js'
-export { buildOpenAPIDocument, hooksOpenAPIDocument, OPENAPI_VERSION, operationId, type OpenAPIDocument, type OpenAPIOptions, renderOpenAPI } from './openapi.js'
+export { buildOpenAPIDocument, hooksOpenAPIDocument, OPENAPI_VERSION, operationId, type OpenAPIDocument, type OpenAPIOptions } from './openapi.js'
 export { validate } from './validate.js'
 export {
   type AnnouncedHandler, defaultHandler, dns1123LabelErrors, type Handler, handlerErrors, MAX_BODY_BYTES, validateDiscoveredHandlers

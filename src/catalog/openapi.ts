@@ -1,6 +1,5 @@
 // The OpenAPI 3.0 document of a catalog: one POST operation per hook version, request and response
 // schemas as named components (the names Cluster API's own document uses).
-import { stringify } from 'yaml'
 import { COMPONENT_KEYWORD } from '../api/schema.js'
 import type { Catalog, CatalogHook } from './catalog.js'
 import { createCatalog, HOOKS_GROUP } from './default.js'
@@ -117,8 +116,4 @@ export const OPENAPI_VERSION = 'v1.14'
 /** The published document: every hook of hooks.runtime.cluster.x-k8s.io. */
 export function hooksOpenAPIDocument (): OpenAPIDocument {
   return buildOpenAPIDocument(createCatalog(), { version: OPENAPI_VERSION, groups: [HOOKS_GROUP] })
-}
-
-export function renderOpenAPI (document: OpenAPIDocument, format: 'json' | 'yaml'): string {
-  return format === 'json' ? `${JSON.stringify(document, null, 2)}\n` : stringify(document, { lineWidth: 0, aliasDuplicateObjects: false })
 }

@@ -11,10 +11,8 @@ import { RuntimeCallError } from '../client/errors.js'
 import { extensionConfigForUrl, readExtensionConfigs } from '../client/extension-configs.js'
 import type { CallResult, HandlerOutcome } from '../client/runtime-client.js'
 import { readObject } from '../kube/manifests.js'
-import {
-  action, type CliIO, clientCertificateOf, clientTlsOptions, type ClientTlsFlags, defaultIO, OperationFailed, type OutputFormat, outputOption,
-  render, UsageError
-} from './command.js'
+import { action, type CliIO, clientCertificateOf, clientTlsOptions, type ClientTlsFlags, defaultIO, OperationFailed, UsageError } from './command.js'
+import { type OutputFormat, outputOption, render } from './output.js'
 import { labelsOption } from './options.js'
 import { table } from './table.js'
 import { stringify } from 'yaml'

@@ -2,7 +2,6 @@
 // or input error), errors as one line without a stack trace, -o/--output formats, and old flag names kept as hidden
 // aliases of the one spelling each flag has.
 import { type Command, CommanderError, Option } from 'commander'
-import { stringify } from 'yaml'
 import { readProblem } from '../kube/manifests.js'
 
 export const EXIT_OK = 0
@@ -65,20 +64,6 @@ export function action<A extends unknown[]> (io: CliIO, run: (...args: A) => Pro
       process.exitCode = exitCodeOf(err)
     }
   }
-}
-
-export type OutputFormat = 'table' | 'json' | 'yaml'
-
-/** -o/--output with the formats a command prints, the first being the default. */
-export function outputOption<const F extends string> (formats: readonly F[], description = 'output format'): Option {
-  return new Option('-o, --output <format>', description).choices(formats).default(formats[0])
-}
-
-/** A value as JSON or YAML, or the command's table. */
-export function render (format: string, value: unknown, table: () => string): string {
-  if (format === 'json') return `${JSON.stringify(value, null, 2)}\n`
-  if (format === 'yaml') return stringify(value)
-  return table()
 }
 
 /** An old flag name, hidden from help, that sets the option of its new name (added before), with its checks. */

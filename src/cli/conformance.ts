@@ -12,7 +12,8 @@ import { caseName, evidenceText, renderReport, REPORT_FORMATS, type ReportFormat
 import { loadRequestDir, type RequestOverrides } from '../conformance/requests.js'
 import { runConformance } from '../conformance/runner.js'
 import type { CaseResult, ConformanceReport } from '../conformance/types.js'
-import { action, type CliIO, clientCertificateOf, clientTlsOptions, type ClientTlsFlags, defaultIO, EXIT_FAILED, EXIT_OK, hiddenAlias, outputOption, UsageError } from './command.js'
+import { action, type CliIO, clientCertificateOf, clientTlsOptions, type ClientTlsFlags, defaultIO, EXIT_FAILED, EXIT_OK, hiddenAlias, UsageError } from './command.js'
+import { outputOption } from './output.js'
 import { table } from './table.js'
 
 interface ConformanceCliOptions extends ClientTlsFlags {

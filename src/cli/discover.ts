@@ -2,7 +2,8 @@
 import { Command } from 'commander'
 import { HttpRuntimeClient } from '../client/client.js'
 import { isUrl, loadExtensionConfig } from '../client/extension-configs.js'
-import { action, type CliIO, clientCertificateOf, clientTlsOptions, type ClientTlsFlags, defaultIO, type OutputFormat, outputOption, render, UsageError } from './command.js'
+import { action, type CliIO, clientCertificateOf, clientTlsOptions, type ClientTlsFlags, defaultIO, UsageError } from './command.js'
+import { type OutputFormat, outputOption, render } from './output.js'
 import { table } from './table.js'
 
 interface DiscoverOptions extends ClientTlsFlags {

@@ -1,7 +1,8 @@
 // runtime-sdk hooks: the hooks of the catalog with their paths.
 import { Command } from 'commander'
 import { createCatalog } from '../catalog/default.js'
-import { action, type CliIO, defaultIO, type OutputFormat, outputOption, render } from './command.js'
+import { action, type CliIO, defaultIO } from './command.js'
+import { type OutputFormat, outputOption, render } from './output.js'
 import { table } from './table.js'
 
 export function hooksCommand (io: CliIO = defaultIO): Command {

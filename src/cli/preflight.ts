@@ -10,7 +10,8 @@ import { createCatalog } from '../catalog/default.js'
 import { KubeApi } from '../kube/api.js'
 import { type CrdOwnership, describeCrdOwnership, readCrdOwnership } from '../controller/crd-owner.js'
 import { hookVersionProblems } from '../controller/preflight.js'
-import { action, type CliIO, defaultIO, type KubeconfigFlags, kubeconfigOptions, kubeconfigSelection, OperationFailed, type OutputFormat, outputOption, render } from './command.js'
+import { action, type CliIO, defaultIO, type KubeconfigFlags, kubeconfigOptions, kubeconfigSelection, OperationFailed } from './command.js'
+import { type OutputFormat, outputOption, render } from './output.js'
 import { table } from './table.js'
 
 interface PreflightOptions extends KubeconfigFlags, Omit<ControllerEndpointFlags, 'url'> {

@@ -3,7 +3,8 @@ import { Command } from 'commander'
 import { type ControllerEndpointFlags, controllerEndpointOptions, fetchControllerStatus } from './controller-status.js'
 import type { ObservedCondition } from '../api/extension-config.js'
 import type { StatusDocument } from '../controller/http.js'
-import { action, type CliIO, defaultIO, kubeconfigOptions, type OutputFormat, outputOption, render } from './command.js'
+import { action, type CliIO, defaultIO, kubeconfigOptions } from './command.js'
+import { type OutputFormat, outputOption, render } from './output.js'
 import { table } from './table.js'
 
 interface StatusOptions extends ControllerEndpointFlags {

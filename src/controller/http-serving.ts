@@ -8,7 +8,7 @@ import type { SecureContextOptions } from 'node:tls'
 import type { Logger } from 'pino'
 import { listenAt } from '../http/index.js'
 import type { KubeApi } from '../kube/api.js'
-import { httpsOptions, MIN_TLS_VERSION, mintSelfSignedServingCertificate, type TLSFileOptions, watchCertificates } from '../tls/index.js'
+import { httpsOptions, MIN_TLS_VERSION, type TLSFileOptions, watchCertificates } from '../tls/watcher.js'
 import type { Controller } from './controller.js'
 import { kubernetesAuthorizer } from './http-auth.js'
 import { createControllerHttp } from './http.js'
@@ -68,7 +68,11 @@ export async function serveControllerHttp (options: ServeOptions): Promise<{ url
     : undefined
   let https: SecureContextOptions | undefined
   if (files) https = httpsOptions(files)
-  else if (secure) https = { ...await mintSelfSignedServingCertificate(servingNames(http.host)), minVersion: MIN_TLS_VERSION }
+  else if (secure) {
+    // The X.509 library (~20 MB, ~200 ms to load) only when a certificate must be minted.
+    const { mintSelfSignedServingCertificate } = await import('../tls/certificates.js')
+    https = { ...await mintSelfSignedServingCertificate(servingNames(http.host)), minVersion: MIN_TLS_VERSION }
+  }
   const app = createControllerHttp({
     controller: options.controller,
     ...(options.leader ? { leader: options.leader } : {}),

@@ -7,7 +7,7 @@ import { pino, type Logger } from 'pino'
 import { reviewConversion } from '../api/conversion.js'
 import { WEBHOOK_PATH } from '../api/crd.js'
 import { HttpError, isJsonContentType, listenAt, methodNotAllowed, operationsRoutes } from '../http/index.js'
-import { httpsOptions, type TLSFileOptions, watchCertificates } from '../tls/index.js'
+import { httpsOptions, type TLSFileOptions, watchCertificates } from '../tls/watcher.js'
 
 /** controller-runtime's webhook port. */
 export const DEFAULT_WEBHOOK_PORT = 9443

@@ -3,4 +3,4 @@
 // which request bodies are JSON, and listening with the printed URL.
 export { isJsonContentType } from './content-type.js'
 export { HttpError, sendError } from './errors.js'
-export { listenAt, methodNotAllowed, operationsRoutes } from './operations.js'
+export { jsonErrors, listenAt, methodNotAllowed, operationsRoutes } from './operations.js'

@@ -13,8 +13,7 @@ interface OperationsOptions {
 
 /** Installs the JSON error and not-found handlers and the operations routes. */
 export function operationsRoutes (app: FastifyInstance, options: OperationsOptions = {}): void {
-  app.setErrorHandler(sendError)
-  app.setNotFoundHandler((request, reply) => sendError(new HttpError(404, 'NotFound', `no route for ${request.method} ${request.url.split('?')[0]}`), request, reply))
+  jsonErrors(app)
   app.get('/healthz', async () => ({ status: 'ok' }))
   app.get('/readyz', async (_request, reply) => {
     const reason = options.notReady?.()
@@ -22,6 +21,12 @@ export function operationsRoutes (app: FastifyInstance, options: OperationsOptio
   })
   const { metrics } = options
   if (metrics) app.get('/metrics', async (_request, reply) => reply.type(metrics.contentType).send(await metrics.metrics()))
+}
+
+/** Errors and unknown paths answered as JSON with a stable code. */
+export function jsonErrors (app: FastifyInstance): void {
+  app.setErrorHandler(sendError)
+  app.setNotFoundHandler((request, reply) => sendError(new HttpError(404, 'NotFound', `no route for ${request.method} ${request.url.split('?')[0]}`), request, reply))
 }
 
 /**

@@ -2,7 +2,6 @@
 // controller's file source and the CLI alike.
 import { readdir, readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import { parseAllDocuments } from 'yaml'
 import { ManifestError } from './errors.js'
 
 /** The file names a directory of manifests is read from; hidden files are skipped. */
@@ -28,6 +27,7 @@ export async function readDocuments (file: string): Promise<unknown[]> {
   } catch (err) {
     throw new ManifestError(file, readProblem(err))
   }
+  const { parseAllDocuments } = await import('yaml')
   const out: unknown[] = []
   for (const doc of parseAllDocuments(text)) {
     if (doc.errors.length > 0) throw new ManifestError(file, doc.errors[0]?.message ?? 'invalid YAML')

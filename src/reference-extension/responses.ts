@@ -7,7 +7,6 @@
 //
 // The file is checked on every call and re-read when its modification time or size changed.
 import { readFile, stat } from 'node:fs/promises'
-import { parse } from 'yaml'
 
 export interface PresetResponse {
   status: 'Success' | 'Failure'
@@ -44,6 +43,7 @@ export class ResponsesFile {
     if (stamp === this.#stamp) return
     this.#stamp = stamp
     try {
+      const { parse } = await import('yaml')
       this.#responses = parseResponses(parse(await readFile(this.path, 'utf8')) as unknown)
       this.#error = undefined
     } catch (err) {

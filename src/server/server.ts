@@ -5,10 +5,8 @@ import { randomUUID } from 'node:crypto'
 import { posix } from 'node:path'
 import type { AddressInfo } from 'node:net'
 import type { SecureContextOptions } from 'node:tls'
-import swagger from '@fastify/swagger'
-import swaggerUi from '@fastify/swagger-ui'
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
-import { inject, type InjectOptions, type Response as InjectResponse } from 'light-my-request'
+import type { InjectOptions, Response as InjectResponse } from 'light-my-request'
 import { type Bindings, type ChildLoggerOptions, pino, type Logger } from 'pino'
 import type { Registry } from 'prom-client'
 import type { Catalog } from '../catalog/catalog.js'
@@ -23,6 +21,7 @@ import { hookFastPath, type RequestListener } from './fast-path.js'
 import { type ConnectionLimits, createNodeServer, DEFAULT_LIMITS } from './node-server.js'
 import { type TLSFileOptions, watchCertificates } from '../tls/watcher.js'
 import { ExtensionHandlerError } from './errors.js'
+import { mountDocs } from './docs.js'
 
 export interface ExtensionServerOptions<T extends readonly HookDefinition[] = readonly HookDefinition[]> extends Omit<RuntimeExtensionOptions<T>, 'metrics'> {
   /** tls serves HTTPS from certificate files, re-read when they change. Required unless insecureHttp. */
@@ -113,7 +112,8 @@ export function createExtensionServer<const T extends readonly HookDefinition[]>
     logger.warn('serving plain HTTP because insecureHttp is set: Cluster API calls extensions over HTTPS only; use this for tests or behind a TLS-terminating proxy')
   }
 
-  const openapi = buildOpenAPIDocument(catalog, { version: OPENAPI_VERSION })
+  let openapi: OpenAPIDocument | undefined
+  const openapiDocument = () => (openapi ??= buildOpenAPIDocument(catalog, { version: OPENAPI_VERSION }))
   let stopWatching = () => {}
 
   operationsRoutes(app, {
@@ -129,11 +129,7 @@ export function createExtensionServer<const T extends readonly HookDefinition[]>
   // 405 for other methods), in a scope whose only body parser reads JSON up to 20 MiB.
   app.register(async (scope) => mountHookRoutes(scope, endpoints), { prefix })
 
-  if (options.docs ?? true) {
-    app.get('/openapi.json', async () => openapi)
-    app.register(swagger, { mode: 'static', specification: { document: openapi as never } })
-    app.register(swaggerUi, { routePrefix: '/docs' })
-  }
+  if (options.docs ?? true) mountDocs(app, openapiDocument)
 
   return {
     app,
@@ -141,10 +137,10 @@ export function createExtensionServer<const T extends readonly HookDefinition[]>
     discovery,
     routes: extension.routes.map(r => ({ path: `${prefix}${r.path}`, hook: r.hook.gvh.hook, apiVersion: r.hook.apiVersion, name: r.name })),
     metrics: metrics.registry,
-    openapi,
+    get openapi () { return openapiDocument() },
     // Through the fast path, as requests from the network go.
     inject: async (injected) => {
-      await app.ready()
+      const [{ inject }] = await Promise.all([import('light-my-request'), app.ready()])
       return inject(listener, injected)
     },
     address: () => {

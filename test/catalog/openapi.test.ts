@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises'
 import SwaggerParser from '@apidevtools/swagger-parser'
 import t from 'tap'
-import { buildOpenAPIDocument, createCatalog, hooksOpenAPIDocument, renderOpenAPI } from '../../src/catalog/index.js'
+import { buildOpenAPIDocument, createCatalog, hooksOpenAPIDocument } from '../../src/catalog/index.js'
+import { renderOpenAPI } from '../../src/cli/openapi.js'
 import { parse } from 'yaml'
 import { testGroupVersions } from '../helpers/test-hooks.js'
 

@@ -18,10 +18,10 @@ export interface ServedExtension {
   metrics: () => Promise<string>
 }
 
-export async function serveReferenceExtension (certDir: string, options: { responses?: string } = {}): Promise<ServedExtension> {
+export async function serveReferenceExtension (certDir: string, options: { responses?: string, execArgv?: string[] } = {}): Promise<ServedExtension> {
   const args = ['serve', '--port', '0', '--cert-dir', certDir, '--log-level', 'info']
   if (options.responses) args.push('--responses', options.responses)
-  const { child, out } = startCli(args)
+  const { child, out } = startCli(args, options.execArgv ? { execArgv: options.execArgv } : {})
   const url = await waitFor(() => /serving the reference extension at (https:\/\/127\.0\.0\.1:\d+)/.exec(out())?.[1], { timeoutMs: 30_000, message: `serve prints its URL (output: ${out()})` })
   const ca = readFileSync(join(certDir, 'ca.crt'), 'utf8')
   const metrics = async () => (await call(url, '/metrics', undefined, { ca, method: 'GET' })).text

@@ -19,9 +19,10 @@ export function runCli (args: string[], options: { timeoutMs?: number, env?: Nod
   })
 }
 
-/** Starts the runtime-sdk command in the background and collects its stdout and stderr together. */
-export function startCli (args: string[]): { child: ChildProcess, out: () => string } {
-  const child = spawn(process.execPath, [...process.execArgv, MAIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+/** Starts the runtime-sdk command in the background and collects its stdout and stderr together (execArgv: node's
+ * options, by default the test runner's own). */
+export function startCli (args: string[], options: { execArgv?: string[] } = {}): { child: ChildProcess, out: () => string } {
+  const child = spawn(process.execPath, [...options.execArgv ?? process.execArgv, MAIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
   let out = ''
   child.stdout?.on('data', d => { out += d })
   child.stderr?.on('data', d => { out += d })

@@ -1,7 +1,8 @@
 // A test-only hook group with three versions of FakeHook (like Cluster API's test.runtime.cluster.x-k8s.io),
 // proving conversions across versions: each version adds one optional field to request and response.
 import { defineHook, type HookGroupVersion } from '../../src/api/hooks/define.js'
-import { Int32, Optional, Str, StringEnum, Type } from '../../src/api/schema.js'
+import { Type } from 'typebox'
+import { Int32, Optional, Str, StringEnum } from '../../src/api/schema.js'
 import { definitionSchema } from '../../src/api/hooks/v1alpha1/schemas.js'
 import type { Cluster as ClusterType } from '../../src/api/hooks/v1alpha1/types.js'
 
