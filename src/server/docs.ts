@@ -1,6 +1,6 @@
 // /openapi.json and Swagger UI at /docs. The document is built, and Swagger UI with its static files and the YAML
 // library loaded, on the first request for them, in a fastify app of their own: most extensions are never browsed,
-// and loading all that at start-up was a tenth of `serve`'s start-up time and resident set.
+// so none of it is paid for at start-up.
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
 import type { OpenAPIDocument } from '../catalog/openapi.js'
 import { jsonErrors } from '../http/index.js'

@@ -1,5 +1,5 @@
 // What `serve` loads before its first answer: not TypeBox (types only), the YAML library (no responses file) or
-// Swagger UI (until /docs is asked for). Together they were half of its start-up time and a fifth of its resident set.
+// Swagger UI (until /docs is asked for). Together they were about half of its start-up time and a fifth of its resident set.
 import t from 'tap'
 import { sampleRequest } from '../../src/api/hooks/v1alpha1/index.js'
 import { serveReferenceExtension } from '../helpers/reference-extension-process.js'
