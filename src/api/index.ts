@@ -3,6 +3,7 @@
 //   hooks/            what a hook definition is (define.ts) and Cluster API's hooks (v1alpha1/: the definitions dumped
 //                     from Cluster API, the types generated from them, schemas, the hook list, sample requests)
 //   schema.ts         the TypeBox building blocks of our schemas and of your own hook groups
+//   type-builder.ts   the TypeBox constructors those use, without loading TypeBox at run time
 //   extension-config.ts, v1beta2.ts, v1alpha1.ts, meta.ts   the ExtensionConfig API: types and schemas
 //   validate.ts, extension-config-rules.ts, rules.ts, go-url.ts   its validation, as CEL for the CRD and in TypeScript
 //   conversion.ts, crd.ts   conversion between its versions, the CRD generated from the schemas
