@@ -7,14 +7,15 @@ const LAYERS = {
   'src/tls': [],
   'src/backoff': [],
   'src/http': [],
+  'src/metrics': [],
   'src/api': [],
   'src/kube': ['src/api', 'src/backoff'],
   'src/catalog': ['src/api'],
   'src/registry': ['src/api', 'src/catalog'],
-  'src/client': ['src/api', 'src/catalog', 'src/registry', 'src/kube', 'src/tls', 'src/backoff'],
-  'src/server': ['src/api', 'src/catalog', 'src/tls', 'src/http'],
+  'src/client': ['src/api', 'src/catalog', 'src/registry', 'src/kube', 'src/tls', 'src/backoff', 'src/metrics'],
+  'src/server': ['src/api', 'src/catalog', 'src/tls', 'src/http', 'src/metrics'],
   'src/reference-extension': ['src/api', 'src/catalog', 'src/server'],
-  'src/controller': ['src/api', 'src/catalog', 'src/registry', 'src/client', 'src/kube', 'src/tls', 'src/http', 'src/backoff'],
+  'src/controller': ['src/api', 'src/catalog', 'src/registry', 'src/client', 'src/kube', 'src/tls', 'src/http', 'src/backoff', 'src/metrics'],
   'src/conformance': ['src/api', 'src/catalog', 'src/client', 'src/tls'],
   'src/testing': ['src/api', 'src/catalog', 'src/registry', 'src/client', 'src/server', 'src/tls']
 }

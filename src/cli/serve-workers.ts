@@ -2,7 +2,8 @@
 // process, Go's server on all of them. The primary forks the workers (node:cluster shares the listening socket),
 // replaces one that dies, forwards SIGTERM/SIGINT, and answers /metrics requests with every worker's metrics summed.
 import cluster from 'node:cluster'
-import { AggregatorRegistry, type Registry } from 'prom-client'
+import type { Registry } from 'prom-client'
+import { loadAggregatorRegistry } from '../metrics/index.js'
 import { RetryBackoff } from '../backoff/backoff.js'
 import type { MetricsView } from '../server/server.js'
 
@@ -18,7 +19,7 @@ export function isWorker (): boolean {
  * resolves once all have exited. `say` reports worker deaths.
  */
 export function superviseWorkers (count: number, say: (line: string) => void): Promise<void> {
-  const aggregator = new AggregatorRegistry()
+  const aggregator = new (loadAggregatorRegistry())()
   let stopping = false
   const backoff = new RetryBackoff({ initialMs: 100, maxMs: 10_000 })
   cluster.on('message', (worker, message: { type?: string, id?: number }) => {
@@ -53,6 +54,7 @@ export function superviseWorkers (count: number, say: (line: string) => void): P
 /** In a worker: a /metrics view that sums the metrics of every worker, asked of the primary. */
 export function workersMetricsView (registry: Registry): MetricsView {
   // prom-client answers the primary's requests in a worker once an AggregatorRegistry exists there.
+  const AggregatorRegistry = loadAggregatorRegistry()
   AggregatorRegistry.setRegistries([registry])
   new AggregatorRegistry() // eslint-disable-line no-new
   const pending = new Map<number, (reply: { text?: string, error?: string }) => void>()

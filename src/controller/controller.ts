@@ -1,7 +1,7 @@
 // The ExtensionConfig controller: source events -> filtered, keyed work queue -> reconciler -> registry.
 // The same code runs on the Kubernetes source and on the file source.
 import { isDeepStrictEqual } from 'node:util'
-import { Registry as PromRegistry } from 'prom-client'
+import { Registry as PromRegistry } from '../metrics/index.js'
 import { INJECT_CA_FROM_SECRET_ANNOTATION } from '../api/constants.js'
 import type { ExtensionConfig } from '../api/extension-config.js'
 import { HttpRuntimeClient } from '../client/client.js'

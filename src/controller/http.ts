@@ -3,7 +3,7 @@
 import type { SecureContextOptions } from 'node:tls'
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, LogController } from 'fastify'
 import type { Logger } from 'pino'
-import { HttpError, methodNotAllowed, operationsRoutes } from '../http/index.js'
+import { appOptions, HttpError, methodNotAllowed, operationsRoutes } from '../http/index.js'
 import type { Controller, ExtensionConfigReport } from './controller.js'
 import type { RejectedManifest } from './file-source.js'
 import type { RequestAuthorizer } from './http-auth.js'
@@ -51,6 +51,7 @@ export function createControllerHttp (options: ControllerHttpOptions): FastifyIn
   const { controller } = options
   const leader = options.leader ?? (() => true)
   const app = Fastify({
+    ...appOptions,
     ...(options.logger ? { loggerInstance: options.logger, logController: new LogController({ disableRequestLogging: true }) } : { logger: false }),
     ...(options.https ? { https: options.https } : {})
   }) as unknown as FastifyInstance

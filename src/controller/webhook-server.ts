@@ -6,7 +6,7 @@ import Fastify, { type FastifyInstance } from 'fastify'
 import { pino, type Logger } from 'pino'
 import { reviewConversion } from '../api/conversion.js'
 import { WEBHOOK_PATH } from '../api/crd.js'
-import { HttpError, isJsonContentType, listenAt, methodNotAllowed, operationsRoutes } from '../http/index.js'
+import { appOptions, HttpError, isJsonContentType, listenAt, methodNotAllowed, operationsRoutes } from '../http/index.js'
 import { httpsOptions, type TLSFileOptions, watchCertificates } from '../tls/watcher.js'
 
 /** controller-runtime's webhook port. */
@@ -48,6 +48,7 @@ export function createWebhookServer (options: WebhookServerOptions): WebhookServ
   const logger = options.logger ?? pino({ level: 'info' })
   const maxBodyBytes = options.maxBodyBytes ?? MAX_CONVERSION_BODY_BYTES
   const app = Fastify({
+    ...appOptions,
     loggerInstance: logger,
     https: httpsOptions(options.tls),
     bodyLimit: maxBodyBytes,

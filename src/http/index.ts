@@ -1,6 +1,7 @@
 // What every HTTP server of the project shares (the extension server, the controller's endpoint, the conversion
 // webhook): the operations routes (/healthz, /readyz, /metrics, JSON 404 and 405 with stable codes), JSON errors,
-// which request bodies are JSON, and listening with the printed URL.
+// which request bodies are JSON, the options every app is created with, and listening with the printed URL.
 export { isJsonContentType } from './content-type.js'
 export { HttpError, sendError } from './errors.js'
 export { jsonErrors, listenAt, methodNotAllowed, operationsRoutes } from './operations.js'
+export { appOptions } from './app-options.js'

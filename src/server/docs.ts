@@ -3,13 +3,13 @@
 // so none of it is paid for at start-up.
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
 import type { OpenAPIDocument } from '../catalog/openapi.js'
-import { jsonErrors } from '../http/index.js'
+import { appOptions, jsonErrors } from '../http/index.js'
 
 export function mountDocs (app: FastifyInstance, document: () => OpenAPIDocument): void {
   let docs: Promise<FastifyInstance> | undefined
   const load = async (): Promise<FastifyInstance> => {
     const [{ default: swagger }, { default: swaggerUi }] = await Promise.all([import('@fastify/swagger'), import('@fastify/swagger-ui')])
-    const docsApp = Fastify({ loggerInstance: app.log })
+    const docsApp = Fastify({ ...appOptions, loggerInstance: app.log })
     jsonErrors(docsApp)
     await docsApp.register(swagger, { mode: 'static', specification: { document: document() as never } })
     await docsApp.register(swaggerUi, { routePrefix: '/docs' })

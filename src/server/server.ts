@@ -13,7 +13,7 @@ import type { Catalog } from '../catalog/catalog.js'
 import type { AnnouncedHandler } from '../catalog/handlers.js'
 import { buildOpenAPIDocument, OPENAPI_VERSION, type OpenAPIDocument } from '../catalog/openapi.js'
 import type { HookDefinition } from '../api/hooks/define.js'
-import { listenAt, operationsRoutes } from '../http/index.js'
+import { appOptions, listenAt, operationsRoutes } from '../http/index.js'
 import { lazyChildLogger } from './lazy-logger.js'
 import { createMetrics } from './metrics.js'
 import { hookEndpoints, mountHookRoutes, prepareExtension, type RuntimeExtensionOptions } from './plugin.js'
@@ -95,6 +95,7 @@ export function createExtensionServer<const T extends readonly HookDefinition[]>
     fallback: (req, res) => fastifyListener(req, res)
   })
   const app = Fastify({
+    ...appOptions,
     loggerInstance: logger,
     serverFactory: (handler) => {
       fastifyListener = handler

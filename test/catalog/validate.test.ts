@@ -1,6 +1,6 @@
 import t from 'tap'
 import { createCatalog } from '../../src/catalog/index.js'
-import { fieldPath } from '../../src/catalog/validate.js'
+import { fieldPath, validate } from '../../src/catalog/validate.js'
 
 const catalog = createCatalog()
 const gvh = (hook: string) => ({ group: 'hooks.runtime.cluster.x-k8s.io', version: 'v1alpha1', hook })
@@ -24,6 +24,13 @@ t.test('messages name the field, its constraint and what was received', async t 
   t.equal(invalid('BeforeClusterCreate', { status: 'Success', retryAfterSeconds: 1.5 }, 'response'), 'retryAfterSeconds: must be an integer, got a number')
   t.equal(invalid('BeforeClusterCreate', [], 'request'), '(root): must be an object, got an array')
   t.equal(invalid('BeforeClusterCreate', { settings: { k: 1 }, cluster: { metadata: {} } }), 'settings.k: must be a string, got an integer')
+})
+
+t.test('a malformed schema (a hook of your own) is refused when first compiled, naming the keyword', async t => {
+  const schema = (extra: Record<string, unknown>) => ({ type: 'object', properties: { name: { type: 'string', ...extra } } }) as never
+  t.throws(() => validate(schema({ maxLength: '5' }), {}), /maxLength value must be \["number"\]/)
+  t.throws(() => validate(schema({ pattern: '(' }), {}), /Invalid regular expression/)
+  t.throws(() => validate(schema({ maxLenght: 5 }), {}), /unknown keyword: "maxLenght"/)
 })
 
 t.test('Go encodes nil lists and empty raw objects as null: accepted where Go emits them', async t => {
