@@ -6,88 +6,26 @@
 //   encoding always sends; unknown fields pass, and so does the status of embedded objects, whatever it holds.
 // - response: what a handler answers: the markers and the fields the API requires (x-kubebuilder-required).
 // - decode: what Cluster API's client decodes: JSON types, integer widths, base64; no bounds, no enums, null anywhere.
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
-import addFormats from 'ajv-formats'
+import type { ErrorObject, ValidateFunction } from 'ajv'
 import type { TSchema } from 'typebox'
-import { COMPONENT_KEYWORD } from '../api/schema.js'
+import { precompiledValidator } from './precompiled.js'
+import { type Direction, SchemaCompiler } from './schema-compiler.js'
 
-export type Direction = 'request' | 'response' | 'decode'
-type Schema = Record<string, unknown>
-
-const ajv = new Ajv({
-  allErrors: false,
-  coerceTypes: false,
-  useDefaults: false,
-  removeAdditional: false,
-  strict: true,
-  strictTypes: false,
-  // Bodies can be 20 MiB; compiled code is fast, but avoid regex-heavy unicode length counting.
-  unicodeRegExp: false,
-  // Strict compilation already rejects a malformed schema (keyword value types, unknown keywords, bad patterns);
-  // checking it against the meta-schema too would compile the meta-schema on the first call of every process.
-  validateSchema: false
-})
-addFormats.default(ajv, ['byte', 'int32', 'int64', 'date-time'])
-
-/** Keywords no direction checks: documentation, API-server-side rules (CEL, defaults) and our own markers. */
-const ANNOTATIONS = new Set(['description', 'default', 'example', 'nullable', COMPONENT_KEYWORD, 'x-kubebuilder-required', 'x-kubernetes-validations'])
-/** Keywords Go's decoder ignores. */
-const NOT_DECODED = new Set(['enum', 'const', 'pattern', 'maxLength', 'minLength', 'maxItems', 'minItems', 'uniqueItems',
-  'maxProperties', 'minProperties', 'propertyNames', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'required'])
-const SUBSCHEMA = new Set(['items', 'additionalProperties', 'not'])
-const SUBSCHEMAS = new Set(['allOf', 'anyOf', 'oneOf'])
-const SUBSCHEMA_MAPS = new Set(['properties', 'patternProperties'])
+export type { Direction } from './schema-compiler.js'
 
 const compiled: Record<Direction, WeakMap<TSchema, ValidateFunction>> = { request: new WeakMap(), response: new WeakMap(), decode: new WeakMap() }
-/** The ajv key of every named schema, per direction: each is compiled once however many hooks embed it. */
-const registered: Record<Direction, Map<Schema, string>> = { request: new Map(), response: new Map(), decode: new Map() }
-let keys = 0
+let compiler: SchemaCompiler | undefined
 
 /** Validates a value against a schema in a direction; returns undefined when valid, else a message naming the field. */
 export function validate (schema: TSchema, value: unknown, direction: Direction = 'request'): string | undefined {
   let fn = compiled[direction].get(schema)
   if (!fn) {
-    fn = ajv.compile(view(schema as Schema, direction))
+    // Cluster API's hooks have generated validators; a hook of your own is compiled on its first call.
+    fn = precompiledValidator(schema, direction) ?? (compiler ??= new SchemaCompiler()).compile(schema, direction)
     compiled[direction].set(schema, fn)
   }
   if (fn(value)) return undefined
   return describe(fn.errors ?? [], value)
-}
-
-/** The schema as ajv checks it in a direction; a named subschema becomes a reference to its one compiled copy. */
-function view (schema: Schema, direction: Direction): Schema {
-  if (typeof schema[COMPONENT_KEYWORD] !== 'string') return body(schema, direction)
-  let key = registered[direction].get(schema)
-  if (key === undefined) {
-    key = `${direction}:${String(schema[COMPONENT_KEYWORD])}:${keys++}`
-    registered[direction].set(schema, key)
-    ajv.addSchema(body(schema, direction), key)
-  }
-  return { $ref: key }
-}
-
-function body (schema: Schema, direction: Direction): Schema {
-  const out: Schema = {}
-  for (const [key, value] of Object.entries(schema)) {
-    if (ANNOTATIONS.has(key) || key.startsWith('x-') || (direction === 'decode' && NOT_DECODED.has(key))) continue
-    if (SUBSCHEMA.has(key) && typeof value === 'object' && value !== null) out[key] = view(value as Schema, direction)
-    else if (SUBSCHEMAS.has(key)) out[key] = (value as Schema[]).map(s => view(s, direction))
-    else if (SUBSCHEMA_MAPS.has(key)) out[key] = Object.fromEntries(Object.entries(value as Record<string, Schema>).map(([k, s]) => [k, view(s, direction)]))
-    else out[key] = value
-  }
-  const properties = out['properties'] as Schema | undefined
-  if (direction === 'request' && properties?.['metadata'] && properties['status']) {
-    // An embedded object's status is Cluster API's observed state: passed on whatever it holds.
-    properties['status'] = {}
-  }
-  if (direction === 'response' && Array.isArray(schema['x-kubebuilder-required'])) {
-    out['required'] = [...new Set([...(out['required'] as string[] | undefined) ?? [], ...schema['x-kubebuilder-required'] as string[]])]
-  }
-  if (direction === 'decode' && out['type'] !== undefined) {
-    // Go decodes null into any field as its zero value.
-    out['type'] = [...new Set([...[out['type']].flat(), 'null'])]
-  }
-  return out
 }
 
 function describe (errors: ErrorObject[], root: unknown): string {
