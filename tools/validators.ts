@@ -1,24 +1,17 @@
-// Renders src/catalog/validators.generated.ts: Ajv's standalone code for the request and response of every hook in
-// the precompiled group versions, compiled by the same SchemaCompiler the runtime falls back to.
+// Renders src/catalog/validators.generated.ts: Ajv's standalone code for every precompiled target (each hook's
+// request and response in their directions), compiled by the same SchemaCompiler the runtime falls back to.
 import standaloneCode from 'ajv/dist/standalone/index.js'
-import { PRECOMPILED_GROUP_VERSIONS, PRECOMPILED_PARTS, precompiledKey } from '../src/catalog/precompiled.js'
-import { type Direction, SchemaCompiler } from '../src/catalog/schema-compiler.js'
+import { precompiledTargets } from '../src/catalog/precompiled.js'
+import { SchemaCompiler } from '../src/catalog/schema-compiler.js'
 
 export const VALIDATORS_FILE = 'src/catalog/validators.generated.ts'
 
 export function renderValidators (): string {
   const compiler = new SchemaCompiler({ source: true })
   const exports: Record<string, string> = {}
-  for (const gv of PRECOMPILED_GROUP_VERSIONS) {
-    for (const def of gv.hooks) {
-      for (const [part, directions] of Object.entries(PRECOMPILED_PARTS) as Array<[keyof typeof PRECOMPILED_PARTS, readonly Direction[]]>) {
-        for (const direction of directions) {
-          const key = precompiledKey(gv, def.hook, part, direction)
-          compiler.add(def[part], direction, key)
-          exports[key] = key
-        }
-      }
-    }
+  for (const { key, schema, direction } of precompiledTargets()) {
+    compiler.add(schema, direction, key)
+    exports[key] = key
   }
   // Ajv writes CommonJS: `exports[...] = validateN` and `require(...)` of its runtime helpers and ajv-formats' formats.
   const code = standaloneCode.default(compiler.ajv, exports).replace(/^"use strict";/, '')

@@ -3,41 +3,39 @@
 // takes ~80 ms and ~15 MB. check:generated keeps them in step with the schemas.
 import type { ValidateFunction } from 'ajv'
 import type { TSchema } from 'typebox'
-import type { HookGroupVersion } from '../api/hooks/define.js'
 import { groupVersion } from '../api/hooks/v1alpha1/index.js'
 import type { Direction } from './schema-compiler.js'
 import { validators } from './validators.generated.js'
 
-/** The group versions whose validators are generated, and the directions each part of a hook is checked in. */
-export const PRECOMPILED_GROUP_VERSIONS: readonly HookGroupVersion[] = [groupVersion]
-export const PRECOMPILED_PARTS = { request: ['request'], response: ['response', 'decode'] } as const satisfies Record<string, readonly Direction[]>
+/** One generated validator: a part of a hook, checked in one direction, under its key in the generated table. */
+interface PrecompiledTarget {
+  key: string
+  hook: string
+  part: 'request' | 'response'
+  direction: Direction
+  schema: TSchema
+}
 
-/** The key of one validator in the generated table. */
-export function precompiledKey (gv: HookGroupVersion, hook: string, part: keyof typeof PRECOMPILED_PARTS, direction: Direction): string {
-  return `${gv.group}/${gv.version}/${hook}/${part}/${direction}`
+/** The directions each part of a hook is checked in. */
+const PARTS = [['request', ['request']], ['response', ['response', 'decode']]] as const
+
+/** Every validator the generated table holds: hooks.runtime.cluster.x-k8s.io/v1alpha1, each part in its directions. */
+export function precompiledTargets (): PrecompiledTarget[] {
+  const gv = groupVersion
+  return gv.hooks.flatMap(def => PARTS.flatMap(([part, directions]) => directions.map(direction =>
+    ({ key: `${gv.group}/${gv.version}/${def.hook}/${part}/${direction}`, hook: def.hook, part, direction, schema: def[part] }))))
 }
 
 let table: WeakMap<TSchema, Partial<Record<Direction, ValidateFunction>>> | undefined
 
 /** The generated validator of a schema in a direction: the schema must be the very object it was generated from. */
 export function precompiledValidator (schema: TSchema, direction: Direction): ValidateFunction | undefined {
-  table ??= tableOf(validators)
-  return table.get(schema)?.[direction]
-}
-
-function tableOf (generated: Readonly<Record<string, ValidateFunction>>): WeakMap<TSchema, Partial<Record<Direction, ValidateFunction>>> {
-  const out = new WeakMap<TSchema, Partial<Record<Direction, ValidateFunction>>>()
-  for (const gv of PRECOMPILED_GROUP_VERSIONS) {
-    for (const def of gv.hooks) {
-      for (const [part, directions] of Object.entries(PRECOMPILED_PARTS) as Array<[keyof typeof PRECOMPILED_PARTS, readonly Direction[]]>) {
-        const entry: Partial<Record<Direction, ValidateFunction>> = {}
-        for (const direction of directions) {
-          const fn = generated[precompiledKey(gv, def.hook, part, direction)]
-          if (fn) entry[direction] = fn
-        }
-        out.set(def[part], entry)
-      }
+  if (!table) {
+    table = new WeakMap()
+    for (const target of precompiledTargets()) {
+      const fn = validators[target.key]
+      if (fn) table.set(target.schema, { ...table.get(target.schema), [target.direction]: fn })
     }
   }
-  return out
+  return table.get(schema)?.[direction]
 }

@@ -1,7 +1,7 @@
 // prom-client's metric classes, each loaded from its own file. The package's index also loads the default process
 // metrics, the Summary's t-digest, the Pushgateway and @opentelemetry/api: ~5 MB of `serve`'s idle resident set
-// (measured) that a process using none of them would carry. The classes are the package's own (the same files its index exports), so `instanceof` and registries
-// shared with code importing 'prom-client' work as usual.
+// (measured) that a process using none of them would carry. The classes are the package's own (the same files its
+// index exports), so `instanceof` and registries shared with code importing 'prom-client' work as usual.
 import { createRequire } from 'node:module'
 import type * as PromClient from 'prom-client'
 

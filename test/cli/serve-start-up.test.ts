@@ -1,6 +1,7 @@
 // What `serve` loads before its first answer: not TypeBox (types only), the YAML library (no responses file),
 // Swagger UI (until /docs is asked for), fastify's schema compilers (no route of ours declares a schema), Ajv (the
-// hooks' validators are generated) or the parts of prom-client it does not use. Together they were more than half of its start-up time and a third of its resident set.
+// hooks' validators are generated) or the parts of prom-client it does not use. Together they were more than half of
+// its start-up time and a third of its resident set.
 import t from 'tap'
 import { sampleRequest } from '../../src/api/hooks/v1alpha1/index.js'
 import { serveReferenceExtension } from '../helpers/reference-extension-process.js'
