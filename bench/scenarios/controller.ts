@@ -43,7 +43,8 @@ async function measure (ctx: ScenarioContext, api: KubeApi, kubeconfig: string, 
   const started = performance.now()
   const child = spawn(command[0] as string, command.slice(1), { cwd: repoRoot, stdio: ['ignore', log, log] })
   closeSync(log)
-  const rss = sampleRss(child.pid as number)
+  // Sampled often: a peak can last only ~50 ms (V8 compiling undici's WebAssembly parser took ~30 MB for that long).
+  const rss = sampleRss(child.pid as number, 25)
   const exited = new Promise<void>(resolve => child.once('close', () => resolve()))
   try {
     for (;;) {

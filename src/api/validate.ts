@@ -3,8 +3,11 @@
 // checked, then the CEL rules' TypeScript twins run, and v1alpha1 objects are converted to v1beta2. Messages
 // are formatted like the API server's field errors (Kubernetes 1.36), so both sources read the same.
 // The status is observed state: it only has to be an object.
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
-import addFormats from 'ajv-formats'
+// Ajv is loaded on the first validation: the controller watching the Kubernetes API (which validates for it) never
+// loads it.
+import { createRequire } from 'node:module'
+import type { Ajv as AjvInstance, ErrorObject, ValidateFunction } from 'ajv'
+import type addFormats from 'ajv-formats'
 import { SCHEMA_KEYWORDS, type TSchema } from './schema.js'
 import {
   EXTENSION_CONFIG_API_VERSIONS, EXTENSION_CONFIG_KIND, V1ALPHA1_API_VERSION, V1ALPHA1_DEPRECATION_WARNING,
@@ -23,9 +26,17 @@ export type ExtensionConfigValidationResult =
 /** The API server's note when schema errors kept the CEL rules from running. */
 export const RULES_NOT_CHECKED = '<nil>: Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation'
 
-const ajv = new Ajv({ allErrors: true, strict: true, strictTypes: false, coerceTypes: false, useDefaults: false, removeAdditional: false })
-addFormats.default(ajv, ['byte', 'int32', 'int64', 'date-time'])
-for (const keyword of [...SCHEMA_KEYWORDS, RULES_KEYWORD]) ajv.addKeyword({ keyword, schemaType: ['string', 'array', 'boolean', 'object'] })
+const require = createRequire(import.meta.url)
+let ajv: AjvInstance | undefined
+
+function createAjv (): AjvInstance {
+  const { Ajv } = require('ajv') as typeof import('ajv')
+  const formats = require('ajv-formats') as typeof addFormats
+  const instance = new Ajv({ allErrors: true, strict: true, strictTypes: false, coerceTypes: false, useDefaults: false, removeAdditional: false })
+  formats.default(instance, ['byte', 'int32', 'int64', 'date-time'])
+  for (const keyword of [...SCHEMA_KEYWORDS, RULES_KEYWORD]) instance.addKeyword({ keyword, schemaType: ['string', 'array', 'boolean', 'object'] })
+  return instance
+}
 
 const SCHEMAS: Record<ExtensionConfigApiVersion, TSchema> = {
   [V1BETA2_API_VERSION]: v1beta2.ExtensionConfig,
@@ -39,6 +50,7 @@ function validatorFor (schema: TSchema): ValidateFunction {
   let fn = validators.get(schema)
   if (!fn) {
     const root = schema as unknown as { properties: Record<string, unknown> }
+    ajv ??= createAjv()
     fn = ajv.compile({ ...root, properties: { ...root.properties, status: { type: 'object' } } })
     validators.set(schema, fn)
   }

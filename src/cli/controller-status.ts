@@ -2,7 +2,7 @@
 // HTTPS (a controller run with --metrics-secure) the request carries the kubeconfig user's bearer token, which
 // the controller checks with a TokenReview and a SubjectAccessReview, as kubectl's requests to it would be.
 import { readFile } from 'node:fs/promises'
-import { Agent, request } from 'undici'
+import { Agent, request } from '../http/undici.js'
 import { describeError } from '../client/wire.js'
 import type { StatusDocument } from '../controller/http.js'
 import { loadKubeConnection } from '../kube/kubeconfig.js'
@@ -32,17 +32,17 @@ export async function fetchControllerStatus (flags: ControllerEndpointFlags): Pr
     throw new UsageError(`--url "${url}" is not a URL: pass the controller's endpoint, e.g. http://127.0.0.1:8080`)
   }
   const secure = endpoint.protocol === 'https:'
-  const dispatcher = secure ? new Agent({ connect: { ...await trust(flags), rejectUnauthorized: !flags.insecureSkipTlsVerify } }) : undefined
+  const dispatcher = new Agent(secure ? { connect: { ...await trust(flags), rejectUnauthorized: !flags.insecureSkipTlsVerify } } : {})
   const headers = secure ? await bearer(flags) : {}
   let res
   let text: string
   try {
-    res = await request(endpoint, { headers, headersTimeout: 10_000, bodyTimeout: 10_000, ...(dispatcher ? { dispatcher } : {}) })
+    res = await request(dispatcher, endpoint, { method: 'GET', headers, headersTimeout: 10_000, bodyTimeout: 10_000 })
     text = await res.body.text()
   } catch (err) {
     throw new Error(`cannot reach the controller at ${url}: ${describeError(err)}; is it running, and is --url its metrics endpoint?`)
   } finally {
-    await dispatcher?.close()
+    await dispatcher.close()
   }
   if (res.statusCode === 401 || res.statusCode === 403) {
     throw new Error(`${url} answered ${res.statusCode}: ${text.slice(0, 200)}; the kubeconfig's user needs get on the non-resource URL /extensionconfigs (the runtime-sdk-metrics-reader ClusterRole)`)

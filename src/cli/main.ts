@@ -2,7 +2,7 @@
 // The runtime-sdk command: program.ts builds the command tree, each subcommand in its own file; command.ts holds what
 // they share (exit codes, one-line errors, output formats, flag spellings), options.ts parses option values, table.ts
 // prints tables, controller-status.ts reads a running controller's status.
-import './young-generation.js'
+import './v8-flags.js'
 import { CommanderError } from 'commander'
 import { exitCodeOf } from './command.js'
 import { createProgram } from './program.js'

@@ -1,13 +1,14 @@
 // The wire of a hook call as Cluster API's client speaks it: the URL with ?timeout=, the POST without Content-Type,
 // the body read up to MAX_BODY_BYTES, the response decoded like Go's encoding/json, and a failed call described in
 // one line. The conformance tool calls extensions through the same functions.
-import { request as undiciRequest, type Dispatcher } from 'undici'
+import type { Dispatcher } from 'undici'
 import type { ClientConfig } from '../api/extension-config.js'
 import { schemaProperties } from '../api/schema.js'
 import type { Catalog, CatalogHook } from '../catalog/catalog.js'
 import { MAX_BODY_BYTES } from '../catalog/handlers.js'
 import { CallingError } from './errors.js'
 import { urlForExtension } from './transport.js'
+import { request } from '../http/undici.js'
 
 export interface HttpResult {
   statusCode: number
@@ -39,7 +40,7 @@ export function hookUrl (config: ClientConfig, hookPath: string, timeoutSeconds:
 /** POSTs a hook request, reading at most maxBytes + 1 bytes of the answer. */
 export async function postHook (url: URL, options: PostHookOptions): Promise<HttpResult> {
   const { dispatcher, body, signal, backstopMs, headers = {}, maxBytes = MAX_BODY_BYTES } = options
-  const res = await untilAborted(undiciRequest(url, { method: 'POST', body, headers, dispatcher, signal, headersTimeout: backstopMs, bodyTimeout: backstopMs }), signal)
+  const res = await untilAborted(request(dispatcher, url, { method: 'POST', body, headers, signal, headersTimeout: backstopMs, bodyTimeout: backstopMs }), signal)
   const chunks: Buffer[] = []
   let total = 0
   for await (const chunk of res.body as AsyncIterable<Buffer>) {

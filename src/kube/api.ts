@@ -3,7 +3,8 @@
 // files and exec plugins keep working; a 401 makes the next request fetch fresh ones) and insecure-skip-tls-verify.
 // Generic over object types: it knows paths, not kinds.
 import type { ConnectionOptions } from 'node:tls'
-import { Agent, request as undiciRequest, type Dispatcher } from 'undici'
+import type { Dispatcher } from 'undici'
+import { Agent, request } from '../http/undici.js'
 import type { KubeCredentials } from './credentials.js'
 import { KubeApiError, type KubeStatus } from './errors.js'
 import { fromKubeConfig, type KubeConfigLike, type KubeconfigSelection, type KubeConnection, loadKubeConnection } from './kubeconfig.js'
@@ -222,7 +223,7 @@ export class KubeApi {
     const done = () => clearTimeout(timer)
     try {
       const dispatcher = this.#agentFor(credentials, method, path)
-      const res = await undiciRequest(url, { ...extra, method: method as Dispatcher.HttpMethod, headers, body, signal, dispatcher })
+      const res = await request(dispatcher, url, { ...extra, method: method as Dispatcher.HttpMethod, headers, body, signal })
       // Revoked or expired early: the next request gets fresh credentials (an exec plugin runs again).
       if (res.statusCode === 401) this.#connection.invalidate?.(credentials)
       return { res, done }

@@ -2,7 +2,8 @@
 // issuer's token endpoint for the refresh-token. client-go writes refreshed tokens back into the kubeconfig; we keep
 // them in memory and leave the file alone.
 import { readFileSync } from 'node:fs'
-import { Agent, type Dispatcher, request } from 'undici'
+import type { Dispatcher } from 'undici'
+import { Agent, request, type RequestOptions } from '../http/undici.js'
 import type { Fresh } from './credentials.js'
 import { readProblem } from './manifests.js'
 
@@ -58,7 +59,7 @@ function issuerCa (config: Record<string, string>): Buffer | undefined {
 
 /** OpenID discovery for the token endpoint, then the refresh_token grant. */
 async function refresh (issuer: string, form: Record<string, string>, ca: Buffer | undefined): Promise<{ idToken: string, refreshToken?: string }> {
-  const dispatcher = ca ? new Agent({ connect: { ca } }) : undefined
+  const dispatcher = new Agent(ca ? { connect: { ca } } : {})
   try {
     const discovery = await askIssuer(`${issuer.replace(/\/+$/, '')}/.well-known/openid-configuration`, {}, dispatcher)
     const endpoint = discovery['token_endpoint']
@@ -70,15 +71,15 @@ async function refresh (issuer: string, form: Record<string, string>, ca: Buffer
     const refreshToken = tokens['refresh_token']
     return { idToken, ...(typeof refreshToken === 'string' && refreshToken ? { refreshToken } : {}) }
   } finally {
-    await dispatcher?.close()
+    await dispatcher.close()
   }
 }
 
-async function askIssuer (url: string, options: Partial<Dispatcher.RequestOptions>, dispatcher: Dispatcher | undefined): Promise<Record<string, unknown>> {
+async function askIssuer (url: string, options: Partial<RequestOptions>, dispatcher: Dispatcher): Promise<Record<string, unknown>> {
   let status: number
   let text: string
   try {
-    const res = await request(url, { ...options, ...(dispatcher ? { dispatcher } : {}), signal: AbortSignal.timeout(ISSUER_TIMEOUT_MS) })
+    const res = await request(dispatcher, new URL(url), { method: 'GET', ...options, signal: AbortSignal.timeout(ISSUER_TIMEOUT_MS) })
     status = res.statusCode
     text = await res.body.text()
   } catch (err) {

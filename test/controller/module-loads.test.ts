@@ -1,0 +1,32 @@
+// What the controller loads to discover extensions on the Kubernetes API: not Ajv (the API server validates
+// ExtensionConfigs; the hooks' validators are generated) and not undici's index (fetch, WebSocket, caches...). Both
+// cost the controller's resident set; Ajv is loaded once an ExtensionConfig is validated here (the file source).
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
+import t from 'tap'
+import { serveReferenceExtension } from '../helpers/reference-extension-process.js'
+
+const SCRIPT = new URL('../helpers/module-loads/controller-discovery.ts', import.meta.url).pathname
+const REGISTER = new URL('../helpers/module-loads/register.mjs', import.meta.url).href
+
+t.test('discovery loads neither Ajv nor undici\'s index; validating an ExtensionConfig loads Ajv', async t => {
+  const ext = await serveReferenceExtension(t.testdir())
+  t.teardown(() => { ext.child.kill('SIGKILL') })
+  const child = spawn(process.execPath, ['--import', 'tsx', '--import', REGISTER, SCRIPT, ext.url, ext.caBundle], { stdio: ['ignore', 'pipe', 'pipe'] })
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString() })
+  child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString() })
+  const [code] = await once(child, 'close') as [number]
+  t.equal(code, 0, stderr)
+  t.match(stdout, /^discovered 16$/m, 'the reference extension\'s handlers were discovered')
+  t.match(stdout, /^valid true$/m)
+
+  const [discovering = '', validating = ''] = stderr.split('\nvalidating\n')
+  const loaded = (text: string, pkg: string) => text.split('\n').filter(line => line.startsWith('module-loaded ') && line.includes(`/node_modules/${pkg}/`))
+  t.not(loaded(discovering, 'undici').length, 0, 'undici is loaded')
+  t.same(loaded(discovering, 'undici').filter(line => line.endsWith('/undici/index.js') || line.includes('/undici/lib/web/')), [],
+    'not its index, fetch or WebSocket')
+  t.same(loaded(discovering, 'ajv').filter(line => !line.endsWith('/ajv/dist/runtime/ucs2length.js')), [], 'Ajv is not loaded to discover')
+  t.not(loaded(validating, 'ajv').length, 0, 'Ajv is loaded to validate an ExtensionConfig')
+})
