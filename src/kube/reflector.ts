@@ -4,7 +4,9 @@
 // (410) leads to a relist whose difference to the cache is emitted, so changes made while
 // disconnected (deletions included) are not missed. An API server that cannot be reached is tried again
 // at least every second, so the cache catches up within about a second of it coming back; one that
-// answers with errors is backed off exponentially.
+// answers with errors is backed off exponentially. Cached objects carry no metadata.managedFields, as
+// controller-runtime's caches can strip them: nothing here reads them, they are often most of an object, and an
+// update without them leaves the server's unchanged.
 import { isKubeApiError, isResourceExpired } from './errors.js'
 import type { StoredObject } from '../api/kube-object.js'
 import type { KubeApi, KubeList, WatchEvent } from './api.js'
@@ -70,6 +72,10 @@ function isUnreachable (err: unknown): boolean {
   return false
 }
 /** The cache key: namespace/name, or name for cluster-scoped objects. */
+function withoutManagedFields (obj: StoredObject): void {
+  if (obj.metadata && 'managedFields' in obj.metadata) delete obj.metadata.managedFields
+}
+
 export function objectKey (obj: StoredObject): string {
   return obj.metadata.namespace ? `${obj.metadata.namespace}/${obj.metadata.name}` : obj.metadata.name
 }
@@ -196,6 +202,7 @@ export class Reflector<T extends StoredObject> {
     const { items, resourceVersion } = await this.#listAll(signal)
     const seen = new Set<string>()
     for (const obj of items) {
+      withoutManagedFields(obj)
       const key = objectKey(obj)
       seen.add(key)
       const old = this.#cache.get(key)
@@ -280,6 +287,7 @@ export class Reflector<T extends StoredObject> {
     const obj = event.object
     const rv = obj.metadata?.resourceVersion
     if (event.type !== 'BOOKMARK') {
+      withoutManagedFields(obj)
       const key = objectKey(obj)
       const old = this.#cache.get(key)
       if (event.type === 'DELETED') {

@@ -363,3 +363,17 @@ function kcFor (server: string): KubeConfig {
 function kubeApi (server: string): KubeApi {
   return new KubeApi(kcFor(server))
 }
+
+t.test('cached objects carry no managedFields, from the list or from a watch', async (t) => {
+  const managed = (name: string, value: string): Obj => {
+    const obj = secret(name, value)
+    obj.metadata['managedFields'] = [{ manager: 'kubectl', operation: 'Update', fieldsType: 'FieldsV1', fieldsV1: { 'f:data': { 'f:value': {} } } }]
+    return obj
+  }
+  const { server, reflector, events } = await setup(t, {}, (s) => { s.put(SECRETS, managed('listed', '1')) })
+  await reflector.start().synced()
+  server.put(SECRETS, managed('watched', '1'))
+  await until('the watched object', () => events.includes('add ns/watched'))
+  t.same(reflector.list().map((o) => [objectKey(o), 'managedFields' in o.metadata, (o.data as any).value]).sort(),
+    [['ns/listed', false, '1'], ['ns/watched', false, '1']])
+})
