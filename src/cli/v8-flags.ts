@@ -9,7 +9,7 @@
 //   it matters (bench/, scenario 5).
 // - The controller favours memory over speed: a 1 MB semi-space and --optimize-for-size (an old generation grown in
 //   smaller steps, among others). It idles between watch events and discovery calls; with 1,000 ExtensionConfigs it
-//   peaks ~35 MB lower for ~5 % more time to discover them all (bench/, scenario 5). `serve` does not: it is measured
+//   peaks ~30 MB lower for ~5 % more time to discover them all (bench/, scenario 5). `serve` does not: it is measured
 //   in requests per second.
 import { setFlagsFromString } from 'node:v8'
 

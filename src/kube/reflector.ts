@@ -71,11 +71,13 @@ function isUnreachable (err: unknown): boolean {
   }
   return false
 }
-/** The cache key: namespace/name, or name for cluster-scoped objects. */
+
+/** Drops metadata.managedFields from an object about to be cached. */
 function withoutManagedFields (obj: StoredObject): void {
   if (obj.metadata && 'managedFields' in obj.metadata) delete obj.metadata.managedFields
 }
 
+/** The cache key: namespace/name, or name for cluster-scoped objects. */
 export function objectKey (obj: StoredObject): string {
   return obj.metadata.namespace ? `${obj.metadata.namespace}/${obj.metadata.name}` : obj.metadata.name
 }

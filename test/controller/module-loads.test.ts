@@ -12,13 +12,15 @@ const REGISTER = new URL('../helpers/module-loads/register.mjs', import.meta.url
 t.test('discovery loads neither Ajv nor undici\'s index; validating an ExtensionConfig loads Ajv', async t => {
   const ext = await serveReferenceExtension(t.testdir())
   t.teardown(() => { ext.child.kill('SIGKILL') })
-  const child = spawn(process.execPath, ['--import', 'tsx', '--import', REGISTER, SCRIPT, ext.url, ext.caBundle], { stdio: ['ignore', 'pipe', 'pipe'] })
+  // The test runner's own loaders: the coverage of a child loading our files through another TypeScript loader would be
+  // merged with, and spoil, the coverage of the same files from the tests.
+  const child = spawn(process.execPath, [...process.execArgv, '--import', REGISTER, SCRIPT, ext.url, ext.caBundle], { stdio: ['ignore', 'pipe', 'pipe'] })
   let stdout = ''
   let stderr = ''
   child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString() })
   child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString() })
   const [code] = await once(child, 'close') as [number]
-  t.equal(code, 0, stderr)
+  t.equal(code, 0, code === 0 ? 'the script exits 0' : stderr.slice(-4000))
   t.match(stdout, /^discovered 16$/m, 'the reference extension\'s handlers were discovered')
   t.match(stdout, /^valid true$/m)
 
