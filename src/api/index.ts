@@ -9,6 +9,7 @@
 //   conversion.ts, crd.ts   conversion between its versions, the CRD generated from the schemas
 //   constants.ts      names and condition words copied from Cluster API
 //   kube-object.ts    the one KubeObject, on Kubernetes' ObjectMeta
+//   ajv.ts            Ajv, loaded on first use with our schemas' formats (here and for the catalog's hook schemas)
 export * as v1alpha1 from './hooks/v1alpha1/index.js'
 export { defineHook, type HookConversion, type HookDefinition, type HookGroupVersion, type HookMeta, type RequestOf, type ResponseOf } from './hooks/define.js'
 export * as schema from './schema.js'

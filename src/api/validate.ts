@@ -5,9 +5,8 @@
 // The status is observed state: it only has to be an object.
 // Ajv is loaded on the first validation: the controller watching the Kubernetes API (which validates for it) never
 // loads it.
-import { createRequire } from 'node:module'
-import type { Ajv as AjvInstance, ErrorObject, ValidateFunction } from 'ajv'
-import type addFormats from 'ajv-formats'
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv'
+import { createAjv } from './ajv.js'
 import { SCHEMA_KEYWORDS, type TSchema } from './schema.js'
 import {
   EXTENSION_CONFIG_API_VERSIONS, EXTENSION_CONFIG_KIND, V1ALPHA1_API_VERSION, V1ALPHA1_DEPRECATION_WARNING,
@@ -26,14 +25,11 @@ export type ExtensionConfigValidationResult =
 /** The API server's note when schema errors kept the CEL rules from running. */
 export const RULES_NOT_CHECKED = '<nil>: Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation'
 
-const require = createRequire(import.meta.url)
-let ajv: AjvInstance | undefined
+let ajv: Ajv | undefined
 
-function createAjv (): AjvInstance {
-  const { Ajv } = require('ajv') as typeof import('ajv')
-  const formats = require('ajv-formats') as typeof addFormats
-  const instance = new Ajv({ allErrors: true, strict: true, strictTypes: false, coerceTypes: false, useDefaults: false, removeAdditional: false })
-  formats.default(instance, ['byte', 'int32', 'int64', 'date-time'])
+/** Every error at once, as the API server reports them; our schema keywords and the CEL rules are annotations here. */
+function extensionConfigAjv (): Ajv {
+  const instance = createAjv({ allErrors: true, strict: true, strictTypes: false, coerceTypes: false, useDefaults: false, removeAdditional: false })
   for (const keyword of [...SCHEMA_KEYWORDS, RULES_KEYWORD]) instance.addKeyword({ keyword, schemaType: ['string', 'array', 'boolean', 'object'] })
   return instance
 }
@@ -50,7 +46,7 @@ function validatorFor (schema: TSchema): ValidateFunction {
   let fn = validators.get(schema)
   if (!fn) {
     const root = schema as unknown as { properties: Record<string, unknown> }
-    ajv ??= createAjv()
+    ajv ??= extensionConfigAjv()
     fn = ajv.compile({ ...root, properties: { ...root.properties, status: { type: 'object' } } })
     validators.set(schema, fn)
   }

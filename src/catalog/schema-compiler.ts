@@ -2,16 +2,13 @@
 // no validator generated ahead of time (a hook of your own), and by `npm run generate` to write the generated ones
 // (validators.generated.ts): both compile the same views with the same options, so they answer alike.
 // Ajv is loaded when the first compiler is made: a process answering only Cluster API's hooks never loads it.
-import { createRequire } from 'node:module'
-import type { Ajv as AjvInstance, ValidateFunction } from 'ajv'
-import type addFormats from 'ajv-formats'
+import type { Ajv, ValidateFunction } from 'ajv'
 import type { TSchema } from 'typebox'
+import { createAjv } from '../api/ajv.js'
 import { COMPONENT_KEYWORD } from '../api/schema.js'
 
 export type Direction = 'request' | 'response' | 'decode'
 type Schema = Record<string, unknown>
-
-const require = createRequire(import.meta.url)
 
 /** Keywords no direction checks: documentation, API-server-side rules (CEL, defaults) and our own markers. */
 const ANNOTATIONS = new Set(['description', 'default', 'example', 'nullable', COMPONENT_KEYWORD, 'x-kubebuilder-required', 'x-kubernetes-validations'])
@@ -23,15 +20,14 @@ const SUBSCHEMAS = new Set(['allOf', 'anyOf', 'oneOf'])
 const SUBSCHEMA_MAPS = new Set(['properties', 'patternProperties'])
 
 export class SchemaCompiler {
-  readonly ajv: AjvInstance
+  readonly ajv: Ajv
   /** The ajv key of every named schema, per direction: each is compiled once however many hooks embed it. */
   readonly #registered: Record<Direction, Map<Schema, string>> = { request: new Map(), response: new Map(), decode: new Map() }
   #keys = 0
 
   /** source keeps the generated code of every compiled schema, for Ajv's standalone export. */
   constructor (options: { source?: boolean } = {}) {
-    const { Ajv } = require('ajv') as typeof import('ajv')
-    this.ajv = new Ajv({
+    this.ajv = createAjv({
       allErrors: false,
       coerceTypes: false,
       useDefaults: false,
@@ -45,8 +41,6 @@ export class SchemaCompiler {
       validateSchema: false,
       ...(options.source ? { code: { source: true, lines: false } } : {})
     })
-    const formats = require('ajv-formats') as typeof addFormats
-    formats.default(this.ajv, ['byte', 'int32', 'int64', 'date-time'])
   }
 
   compile (schema: TSchema, direction: Direction): ValidateFunction {
