@@ -13,13 +13,15 @@ function newestMtime (dir: string): number {
   return newest
 }
 
+/** The built CLI, as the package's bin runs it. */
+export const CLI = join(repoRoot, 'dist/src/cli/main.js')
+
 let checked = false
 
 export function ensureBuilt (): void {
   if (checked) return
   checked = true
-  const cli = join(repoRoot, 'dist/src/cli/main.js')
-  if (existsSync(cli) && statSync(cli).mtimeMs >= newestMtime(join(repoRoot, 'src'))) return
+  if (existsSync(CLI) && statSync(CLI).mtimeMs >= newestMtime(join(repoRoot, 'src'))) return
   const build = spawnSync('npm', ['run', '-s', 'build'], { cwd: repoRoot, stdio: 'inherit' })
   if (build.status !== 0) throw new Error('npm run build failed')
 }

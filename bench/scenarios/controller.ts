@@ -14,6 +14,7 @@ import { startControlPlane } from '../../tools/harness/control-plane.js'
 import { repoRoot, type Scenario, type ScenarioContext } from '../lib/context.js'
 import { controllerId, EXTENSION_CONFIG_COUNTS } from '../lib/ids.js'
 import { runToEnd, sampleRss } from '../lib/processes.js'
+import { cliCommand } from '../lib/shipped.js'
 import { summarize } from '../lib/stats.js'
 import type { CaseResult, Run } from '../lib/types.js'
 
@@ -39,7 +40,7 @@ async function discoveredCount (api: KubeApi): Promise<number> {
 /** One repetition: start the controller, wait until all are discovered, stop it. */
 async function measure (ctx: ScenarioContext, api: KubeApi, kubeconfig: string, count: number): Promise<{ run: Run, rssMb: number | undefined }> {
   const log = openSync(join(ctx.workDir, `controller-${count}.log`), 'a')
-  const command = [...ctx.pinning.server, process.execPath, join(repoRoot, 'dist/src/cli/main.js'), 'controller', '--kubeconfig', kubeconfig, '--metrics-port', '0', '--log-level', 'warn']
+  const command = [...ctx.pinning.server, ...cliCommand('controller', ['--kubeconfig', kubeconfig, '--metrics-port', '0', '--log-level', 'warn'])]
   const started = performance.now()
   const child = spawn(command[0] as string, command.slice(1), { cwd: repoRoot, stdio: ['ignore', log, log] })
   closeSync(log)
@@ -73,7 +74,7 @@ async function resetStatus (api: KubeApi): Promise<void> {
 export const controllerScenario: Scenario = {
   id: '5',
   name: 'Our controller: discovering ExtensionConfigs',
-  description: 'runtime-sdk controller (compiled; Kubernetes source, default concurrency 10) started against a real kube-apiserver where N ' +
+  description: 'runtime-sdk controller (compiled, with its Deployment\'s NODE_OPTIONS; Kubernetes source, default concurrency 10) started against a real kube-apiserver where N ' +
     'ExtensionConfigs already exist, all pointing at the reference extension (16 handlers) over HTTPS on loopback. Measured: ' +
     'from process start to every ExtensionConfig Discovered=True at its generation (read from the API server), and the ' +
     'controller\'s peak RSS. "req/s" is ExtensionConfigs discovered per second; the latency columns are the total time.',

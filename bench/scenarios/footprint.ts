@@ -6,21 +6,21 @@ import { Agent, request } from 'node:https'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { ensureBuilt } from '../lib/build.js'
-import { repoRoot, type Scenario, type ScenarioContext } from '../lib/context.js'
+import type { Scenario, ScenarioContext } from '../lib/context.js'
 import { fuzzedBody, random } from '../lib/fuzz.js'
 import { FOOTPRINT_IDS } from '../lib/ids.js'
 import { parseRssMb } from '../lib/parse.js'
 import { startServer } from '../lib/processes.js'
+import { cliCommand } from '../lib/shipped.js'
 import { median } from '../lib/stats.js'
 import type { CaseResult, Run } from '../lib/types.js'
 
 const API = 'hooks.runtime.cluster.x-k8s.io/v1alpha1'
-const CLI = join(repoRoot, 'dist/src/cli/main.js')
 const DISCOVERY = JSON.stringify({ kind: 'DiscoveryRequest', apiVersion: API })
 
 function serveCommand (ctx: ScenarioContext, port: number): string[] {
-  return [...ctx.pinning.server, process.execPath, CLI, 'serve', '--port', String(port), '--host', '127.0.0.1', '--log-level', 'warn',
-    '--tls-cert-file', join(ctx.certDir, 'tls.crt'), '--tls-private-key-file', join(ctx.certDir, 'tls.key')]
+  return [...ctx.pinning.server, ...cliCommand('serve', ['--port', String(port), '--host', '127.0.0.1', '--log-level', 'warn',
+    '--tls-cert-file', join(ctx.certDir, 'tls.crt'), '--tls-private-key-file', join(ctx.certDir, 'tls.key')])]
 }
 
 function post (url: string, path: string, body: string, agent: Agent | false): Promise<number> {
@@ -72,7 +72,7 @@ async function timeToFirstAnswer (ctx: ScenarioContext): Promise<number> {
 export const footprintScenario: Scenario = {
   id: '6',
   name: 'Footprint of runtime-sdk serve',
-  description: 'The built `runtime-sdk serve` with the reference extension, pinned like the servers: its RSS after a few calls ' +
+  description: 'The built `runtime-sdk serve` with the reference extension and the image\'s NODE_OPTIONS, pinned like the servers: its RSS after a few calls ' +
     'and 10 s at rest (V8 returns start-up garbage after some seconds idle), the time from spawn to its first answered call ' +
     '(median of 5 starts), and its RSS after 20,000 fuzzed hook bodies (truncated, corrupted, oversized, deeply nested; one in ' +
     'fifty up to 1 MB) over 10 keep-alive connections, again after 10 s at rest.',

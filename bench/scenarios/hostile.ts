@@ -9,9 +9,10 @@ import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { buildCapiInterop } from '../../tools/harness/capi-interop.js'
 import { ensureBuilt } from '../lib/build.js'
-import { nodeScript, repoRoot, type Scenario, type ScenarioContext } from '../lib/context.js'
+import { nodeScript, type Scenario, type ScenarioContext } from '../lib/context.js'
 import { hostileClosedId, hostileId } from '../lib/ids.js'
 import { runToEnd, startServer } from '../lib/processes.js'
+import { cliCommand } from '../lib/shipped.js'
 import { summarize } from '../lib/stats.js'
 import type { CaseResult, Run } from '../lib/types.js'
 
@@ -30,8 +31,8 @@ function systems (ctx: ScenarioContext): System[] {
       readyLine: /^serving .* at (https:\/\/\S+)$/,
       command: async () => {
         ensureBuilt()
-        return [process.execPath, join(repoRoot, 'dist/src/cli/main.js'), 'serve', '--port', '0', '--host', '127.0.0.1', '--log-level', 'warn',
-          '--tls-cert-file', join(ctx.certDir, 'tls.crt'), '--tls-private-key-file', join(ctx.certDir, 'tls.key')]
+        return cliCommand('serve', ['--port', '0', '--host', '127.0.0.1', '--log-level', 'warn',
+          '--tls-cert-file', join(ctx.certDir, 'tls.crt'), '--tls-private-key-file', join(ctx.certDir, 'tls.key')])
       }
     },
     {

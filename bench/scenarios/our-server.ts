@@ -1,21 +1,20 @@
-// Scenario 2: our extension server as users run it, the built `runtime-sdk serve` (logging at warn): with the
+// Scenario 2: our extension server as the image runs it, the built `runtime-sdk serve` (logging at warn): with the
 // trivial handlers of bench/servers/trivial-handlers.mjs, and with the reference extension; and `serve --workers 2`
 // given all cores. Every request is read, schema-validated, answered against its deadline, the response validated
 // and counted in the metrics.
-import { execPath } from 'node:process'
 import { join } from 'node:path'
 import type { Scenario, ScenarioContext } from '../lib/context.js'
 import { repoRoot } from '../lib/context.js'
 import { serverCaseId, type Transport } from '../lib/ids.js'
 import type { ServerUnderTest } from '../lib/server-cases.js'
 import { ensureBuilt } from '../lib/build.js'
+import { cliCommand } from '../lib/shipped.js'
 
-const CLI = join(repoRoot, 'dist/src/cli/main.js')
 const READY = /^(?:serving .* at|\d+ workers serve) (https?:\/\/\S+?)[;]?$/
 
 function serve (ctx: ScenarioContext, transport: Transport, nodeFlags: string[], extra: string[]): string[] {
   const tls = transport === 'https' ? ['--tls-cert-file', join(ctx.certDir, 'tls.crt'), '--tls-private-key-file', join(ctx.certDir, 'tls.key')] : ['--insecure-http']
-  return [execPath, ...nodeFlags, CLI, 'serve', '--port', '0', '--host', '127.0.0.1', '--log-level', 'warn', ...tls, ...extra]
+  return cliCommand('serve', ['--port', '0', '--host', '127.0.0.1', '--log-level', 'warn', ...tls, ...extra], nodeFlags)
 }
 
 function ourServer (ctx: ScenarioContext, key: string, system: string, extra: string[], options: Partial<ServerUnderTest> = {}): ServerUnderTest {
@@ -34,7 +33,7 @@ function ourServer (ctx: ScenarioContext, key: string, system: string, extra: st
 export const ourServerScenario: Scenario = {
   id: '2',
   name: 'Our server: runtime-sdk serve',
-  description: 'The built `runtime-sdk serve` at `--log-level warn`: `ours` serves trivial synchronous handlers answering Success ' +
+  description: 'The built `runtime-sdk serve` at `--log-level warn`, with the image\'s NODE_OPTIONS: `ours` serves trivial synchronous handlers answering Success ' +
     '(`bench/servers/trivial-handlers.mjs`), `ours-ref` the reference extension (its GeneratePatches builds one JSON patch per ' +
     'template, like the Go peer\'s). Requests are validated, answered against their deadline, responses validated and counted. ' +
     'Ratio: req/s of the floor (scenario 1) on the same body, transport and connections.',

@@ -1,16 +1,14 @@
 // Imported first by main.ts: V8 settings for the command's processes, each skipped when the same flag is given in
-// NODE_OPTIONS or on the command line.
-// - A young generation of 4 MB per semi-space instead of Node 20's 16 MB: their garbage is small and short-lived (one
-//   hook call, one watch event), so scavenges stay as cheap while the idle process holds ~35 MB less (bench/,
-//   scenario 6).
+// NODE_OPTIONS or on the command line. Only flags V8 reads while running belong here.
 // - WebAssembly kept at its baseline compiler (Liftoff): undici parses HTTP with llhttp compiled to WebAssembly, and
 //   after the first call V8 re-compiles it with TurboFan, which takes ~30 MB for a moment and keeps ~7 MB. The
 //   controller and the CLI parse a few small answers (discovery, a hook call); Liftoff's code parses them as fast as
 //   it matters (bench/, scenario 5).
-// - The controller favours memory over speed: a 1 MB semi-space and --optimize-for-size (an old generation grown in
-//   smaller steps, among others). It idles between watch events and discovery calls; with 1,000 ExtensionConfigs it
-//   peaks ~30 MB lower for ~5 % more time to discover them all (bench/, scenario 5). `serve` does not: it is measured
-//   in requests per second.
+// - The controller favours memory over speed with --optimize-for-size (an old generation grown in smaller steps,
+//   among others): it idles between watch events and discovery calls. `serve` does not: it is measured in requests
+//   per second.
+// The young generation is not set here: V8 sizes it when the process starts, and --max-semi-space-size given later
+// changes nothing. The image (Dockerfile) and the controller's Deployment set it in NODE_OPTIONS.
 import { setFlagsFromString } from 'node:v8'
 
 interface V8Flag {
@@ -23,7 +21,6 @@ interface V8Flag {
 const CONTROLLER = 'controller'
 
 const FLAGS: readonly V8Flag[] = [
-  { flag: command => `--max-semi-space-size=${command === CONTROLLER ? 1 : 4}`, names: ['semi-space-size', 'semi_space_size'] },
   { flag: () => '--liftoff-only', names: ['liftoff', 'tier'] },
   { flag: command => command === CONTROLLER ? '--optimize-for-size' : undefined, names: ['optimize-for-size', 'optimize_for_size'] }
 ]
