@@ -7,6 +7,7 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY hooks hooks
 COPY openapi openapi
 COPY src src
+COPY tools/postbuild.mjs tools/
 RUN npm run build && npm prune --omit=dev --ignore-scripts
 
 FROM node:20.20.2-bookworm-slim

@@ -1,6 +1,6 @@
 // Compiles hook schemas with Ajv, one view per direction (see validate.ts). Used at run time for schemas that have
 // no validator generated ahead of time (a hook of your own), and by `npm run generate` to write the generated ones
-// (validators.generated.ts): both compile the same views with the same options, so they answer alike.
+// (validators/*.generated.cjs): both compile the same views with the same options, so they answer alike.
 // Ajv is loaded when the first compiler is made: a process answering only Cluster API's hooks never loads it.
 import type { Ajv, ValidateFunction } from 'ajv'
 import type { TSchema } from 'typebox'

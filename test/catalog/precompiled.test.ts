@@ -1,4 +1,4 @@
-// The generated validators (validators.generated.ts) must answer exactly as Ajv compiling the same schema at run
+// The generated validators (src/catalog/validators/) must answer exactly as Ajv compiling the same schema at run
 // time does: same verdict, same errors, so the same Failure message. Checked on Cluster API's Go-marshalled
 // fixtures and on variants of them with one field dropped or of the wrong type.
 import { readFileSync } from 'node:fs'

@@ -1,6 +1,7 @@
 // What the controller loads to discover extensions on the Kubernetes API: not Ajv (the API server validates
-// ExtensionConfigs; the hooks' validators are generated) and not undici's index (fetch, WebSocket, caches...). Both
-// cost the controller's resident set; Ajv is loaded once an ExtensionConfig is validated here (the file source).
+// ExtensionConfigs; the hooks' validators are generated), of the generated validators only Discovery's, and not
+// undici's index (fetch, WebSocket, caches...). All cost the controller's resident set; Ajv is loaded once an
+// ExtensionConfig is validated here (the file source).
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import t from 'tap'
@@ -31,4 +32,6 @@ t.test('discovery loads neither Ajv nor undici\'s index; validating an Extension
     'not its index, fetch or WebSocket')
   t.same(loaded(discovering, 'ajv').filter(line => !line.endsWith('/ajv/dist/runtime/ucs2length.js')), [], 'Ajv is not loaded to discover')
   t.not(loaded(validating, 'ajv').length, 0, 'Ajv is loaded to validate an ExtensionConfig')
+  const validators = discovering.split('\n').filter(line => line.startsWith('module-loaded ') && line.includes('/src/catalog/validators/'))
+  t.same(validators.map(line => line.slice(line.lastIndexOf('/') + 1)), ['discovery.generated.cjs'], 'of the generated validators, Discovery\'s')
 })

@@ -6,8 +6,12 @@ import { pathToFileURL } from 'node:url'
 register('./hooks.mjs', import.meta.url)
 
 const Module = createRequire(import.meta.url)('node:module')
-const loadJs = Module._extensions['.js']
-Module._extensions['.js'] = function (module, filename) {
-  process.stderr.write(`module-loaded ${pathToFileURL(filename).href}\n`)
-  return loadJs.call(this, module, filename)
+// .cjs has its own handler when a TypeScript loader registered one (the test runner's), else Node's .js one.
+for (const extension of ['.js', '.cjs']) {
+  const load = Module._extensions[extension]
+  if (!load) continue
+  Module._extensions[extension] = function (module, filename) {
+    process.stderr.write(`module-loaded ${pathToFileURL(filename).href}\n`)
+    return load.call(this, module, filename)
+  }
 }
