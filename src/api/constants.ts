@@ -34,6 +34,8 @@ export type ExtensionConfigApiVersion = typeof EXTENSION_CONFIG_API_VERSIONS[num
 
 /** The warning the API server sends with every request to the deprecated version (its default wording). */
 export const V1ALPHA1_DEPRECATION_WARNING = `${V1ALPHA1_API_VERSION} ${EXTENSION_CONFIG_KIND} is deprecated; use ${V1BETA2_API_VERSION} ${EXTENSION_CONFIG_KIND}`
+/** The conversion webhook's path, served by the controller and named in the CRD. */
+export const WEBHOOK_PATH = '/convert'
 
 // Annotations.
 

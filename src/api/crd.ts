@@ -7,7 +7,7 @@ import { COMPONENT_KEYWORD, type TSchema } from './schema.js'
 import {
   EXTENSION_CONFIG_CATEGORIES, EXTENSION_CONFIG_CRD_NAME, EXTENSION_CONFIG_DEPRECATED_VERSION, EXTENSION_CONFIG_GROUP,
   EXTENSION_CONFIG_KIND, EXTENSION_CONFIG_LIST_KIND, EXTENSION_CONFIG_PLURAL, EXTENSION_CONFIG_SHORT_NAMES,
-  EXTENSION_CONFIG_SINGULAR, EXTENSION_CONFIG_STORAGE_VERSION, PART_OF_LABEL, PART_OF_RUNTIME_SDK
+  EXTENSION_CONFIG_SINGULAR, EXTENSION_CONFIG_STORAGE_VERSION, PART_OF_LABEL, PART_OF_RUNTIME_SDK, WEBHOOK_PATH
 } from './constants.js'
 import { celValidations, RULES_KEYWORD, rulesOf } from './rules.js'
 import * as v1alpha1 from './v1alpha1.js'
@@ -16,7 +16,6 @@ import * as v1beta2 from './v1beta2.js'
 /** Where the conversion webhook runs in a default installation (deploy/). */
 const WEBHOOK_NAMESPACE = 'runtime-sdk-system'
 const WEBHOOK_SERVICE_NAME = 'runtime-sdk-webhook-service'
-export const WEBHOOK_PATH = '/convert'
 /** cert-manager Certificate whose CA is injected into the CRD's conversion clientConfig.caBundle. */
 const SERVING_CERT = `${WEBHOOK_NAMESPACE}/runtime-sdk-serving-cert`
 

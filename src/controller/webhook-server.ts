@@ -5,7 +5,7 @@ import type { SecureContextOptions } from 'node:tls'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { pino, type Logger } from 'pino'
 import { reviewConversion } from '../api/conversion.js'
-import { WEBHOOK_PATH } from '../api/crd.js'
+import { WEBHOOK_PATH } from '../api/constants.js'
 import { appOptions, HttpError, isJsonContentType, listenAt, methodNotAllowed, operationsRoutes } from '../http/index.js'
 import { httpsOptions, type TLSFileOptions, watchCertificates } from '../tls/watcher.js'
 

@@ -5,13 +5,18 @@
 // KubeConfig is still accepted (its methods only, no import at run time).
 // RSS after GC, Node 20.20.2: bare node 41 MB, this reader + a kubeconfig 63 MB, client-node's KubeConfig.loadFromFile 109 MB.
 import { existsSync, readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import type { RequestOptions as HttpsRequestOptions } from 'node:https'
 import { homedir } from 'node:os'
 import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path'
-import { parse } from 'yaml'
+import type * as Yaml from 'yaml'
 import { credentialSource, type KubeCredentials, tokenFile, type UserEntry } from './credentials.js'
 import type { ExecCluster } from './exec-plugin.js'
 import { readProblem } from './manifests.js'
+
+// YAML is loaded to read a kubeconfig file: in a pod, on its service account, the controller never loads it (~2 MB).
+let yaml: typeof Yaml | undefined
+const parseYaml = (text: string): unknown => (yaml ??= createRequire(import.meta.url)('yaml') as typeof Yaml).parse(text)
 
 /** Which kubeconfig and context to use; both default as in kubectl. */
 export interface KubeconfigSelection {
@@ -107,7 +112,7 @@ function readKubeconfig (file: string): Record<string, unknown> {
     throw new Error(`kubeconfig ${file}: ${readProblem(err)}`)
   }
   try {
-    doc = parse(text)
+    doc = parseYaml(text)
   } catch (err) {
     // The yaml package adds the offending lines below the first; errors here are one line.
     throw new Error(`kubeconfig ${file}: ${(err as Error).message.split('\n')[0]}`)
