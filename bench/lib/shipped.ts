@@ -19,10 +19,10 @@ interface Deployment { kind?: string, spec?: { template?: { spec?: { containers?
 const split = (value: string): string[] => value.split(/\s+/).filter(Boolean)
 
 /** Reads the NODE_OPTIONS of the image and of the controller's Deployment from the files that ship them. */
-export function shippedNodeOptions (root = repoRoot): ShippedNodeOptions {
-  const image = /^ENV NODE_OPTIONS=(.+)$/m.exec(readFileSync(join(root, 'Dockerfile'), 'utf8'))?.[1]
+export function shippedNodeOptions (): ShippedNodeOptions {
+  const image = /^ENV NODE_OPTIONS=(.+)$/m.exec(readFileSync(join(repoRoot, 'Dockerfile'), 'utf8'))?.[1]
   if (image === undefined) throw new Error('the Dockerfile sets no NODE_OPTIONS')
-  const docs = parseAllDocuments(readFileSync(join(root, 'deploy/controller/deployment.yaml'), 'utf8')).map(d => d.toJS() as Deployment)
+  const docs = parseAllDocuments(readFileSync(join(repoRoot, 'deploy/controller/deployment.yaml'), 'utf8')).map(d => d.toJS() as Deployment)
   const container = docs.find(d => d.kind === 'Deployment')?.spec?.template?.spec?.containers?.find(c => c.name === 'controller')
   const controller = container?.env?.find(e => e.name === 'NODE_OPTIONS')?.value
   if (controller === undefined) throw new Error('deploy/controller/deployment.yaml sets no NODE_OPTIONS for the controller')

@@ -42,7 +42,6 @@ export function precompiledTargets (): PrecompiledTarget[] {
 
 const requireHere = createRequire(import.meta.url)
 let targets: WeakMap<TSchema, Partial<Record<Direction, PrecompiledTarget>>> | undefined
-const loaded = new Map<string, Readonly<Record<string, ValidateFunction>>>()
 
 /** The generated validator of a schema in a direction: the schema must be the very object it was generated from. */
 export function precompiledValidator (schema: TSchema, direction: Direction): ValidateFunction | undefined {
@@ -51,11 +50,6 @@ export function precompiledValidator (schema: TSchema, direction: Direction): Va
     for (const target of precompiledTargets()) targets.set(target.schema, { ...targets.get(target.schema), [target.direction]: target })
   }
   const target = targets.get(schema)?.[direction]
-  if (!target) return undefined
-  let validators = loaded.get(target.file)
-  if (!validators) {
-    validators = requireHere(target.file) as Record<string, ValidateFunction>
-    loaded.set(target.file, validators)
-  }
-  return validators[target.key]
+  // require's cache keeps the file: it is read once, on the first validation of one of its hooks.
+  return target && (requireHere(target.file) as Readonly<Record<string, ValidateFunction>>)[target.key]
 }
