@@ -38,8 +38,10 @@ const discovered = (name: string) => waitFor(async () => {
   const condition = ec.status?.conditions?.find(c => c.type === 'Discovered')
   // Not yet: the condition's message becomes the timeout's "last error", saying what Cluster API objected to.
   if (condition?.status !== 'True') throw new Error(`Discovered=${condition?.status}: ${condition?.message}`)
+  // Cluster API's patch helper writes the conditions before the rest of status, so handlers can lag the condition.
+  if (ec.status?.handlers === undefined) throw new Error('Discovered=True, handlers not written yet')
   return ec
-}, { timeoutMs: 60_000, intervalMs: 250, message: `Cluster API sets Discovered=True on ${name}` })
+}, { timeoutMs: 60_000, intervalMs: 250, message: `Cluster API sets Discovered=True and writes the handlers on ${name}` })
 
 // What our server advertises, with the defaults Cluster API documents for what a handler leaves out.
 const advertised = async (ecName: string) => {
