@@ -30,15 +30,15 @@ export function shippedNodeOptions (): ShippedNodeOptions {
 }
 
 let shipped: ShippedNodeOptions | undefined
+const shippedOnce = (): ShippedNodeOptions => (shipped ??= shippedNodeOptions())
 
 /** `node [shipped options] [nodeFlags] dist/src/cli/main.js <command> <args>`: the built CLI as the image runs it. */
 export function cliCommand (command: 'serve' | 'controller', args: string[], nodeFlags: string[] = []): string[] {
-  shipped ??= shippedNodeOptions()
-  return [process.execPath, ...(command === 'controller' ? shipped.controller : shipped.image), ...nodeFlags, CLI, command, ...args]
+  const options = shippedOnce()
+  return [process.execPath, ...(command === 'controller' ? options.controller : options.image), ...nodeFlags, CLI, command, ...args]
 }
 
 /** The image's NODE_OPTIONS, for Node servers ours is compared with. */
 export function imageNodeOptions (): string[] {
-  shipped ??= shippedNodeOptions()
-  return shipped.image
+  return shippedOnce().image
 }

@@ -99,7 +99,9 @@ export const hostileScenario: Scenario = {
         const record = async (hostile: boolean) => {
           for (const [, connection, run] of measured) {
             const id = hostileId(system.key, connection, hostile)
-            runs.set(id, [...runs.get(id) ?? [], await run()])
+            const done = runs.get(id) ?? []
+            done.push(await run())
+            runs.set(id, done)
           }
         }
         for (let round = 0; round < ctx.settings.repetitions; round++) {
