@@ -1,6 +1,7 @@
 // Several processes serving one extension (`runtime-sdk serve --workers N`): Node runs JavaScript on one core per
 // process, Go's server on all of them. The primary forks the workers (node:cluster shares the listening socket),
 // replaces one that dies, forwards SIGTERM/SIGINT, and answers /metrics requests with every worker's metrics summed.
+// serve loads this module only with --workers above 1: node:cluster brings child_process, dgram and more along.
 import cluster from 'node:cluster'
 import type { Registry } from 'prom-client'
 import { loadAggregatorRegistry } from '../metrics/index.js'
@@ -14,11 +15,17 @@ export function isWorker (): boolean {
   return cluster.isWorker
 }
 
+/** In a worker: whether it is the first one (the one that tells what is served). */
+export function isFirstWorker (): boolean {
+  return cluster.worker?.id === 1
+}
+
 /**
- * In the primary: forks `count` workers running this same command and keeps them running until a signal, then
- * resolves once all have exited. `say` reports worker deaths.
+ * In the primary: forks `count` workers running this same command with `args` and keeps them running until a
+ * signal, then resolves once all have exited. `say` reports worker deaths.
  */
-export function superviseWorkers (count: number, say: (line: string) => void): Promise<void> {
+export function superviseWorkers (count: number, args: string[], say: (line: string) => void): Promise<void> {
+  cluster.setupPrimary({ args })
   const aggregator = new (loadAggregatorRegistry())()
   let stopping = false
   const backoff = new RetryBackoff({ initialMs: 100, maxMs: 10_000 })

@@ -1,5 +1,4 @@
 // runtime-sdk serve: serves the reference extension, or the handlers of a module, over HTTPS.
-import cluster from 'node:cluster'
 import { existsSync } from 'node:fs'
 import { mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -9,7 +8,6 @@ import { Command } from 'commander'
 import { referenceHandlers } from '../reference-extension/index.js'
 import { createExtensionServer } from '../server/server.js'
 import { DEFAULT_LIMITS } from '../server/node-server.js'
-import { isWorker, superviseWorkers, workersMetricsView } from './serve-workers.js'
 import type { ExtensionHandler } from '../server/types.js'
 import type { TLSFileOptions } from '../tls/index.js'
 import { action, type CliIO, defaultIO, hiddenAlias, UsageError } from './command.js'
@@ -53,7 +51,8 @@ export function serveCommand (io: CliIO = defaultIO): Command {
   hiddenAlias(command, '--client-ca <file>', 'clientCaFile')
   return command.action(action(io, async (opts: ServeOptions & { workers: number }) => {
     const say = (line: string) => io.stderr(`${line}\n`)
-    if (opts.workers > 1 && !isWorker()) await serveWithWorkers(opts, say)
+    const workers = await workersModule(opts)
+    if (workers && !workers.isWorker()) await serveWithWorkers(opts, workers, say)
     else await serve(opts, say)
   }))
 }
@@ -89,24 +88,32 @@ async function tlsFiles (opts: ServeOptions, say: (line: string) => void): Promi
   return { ...files, ...clientCa }
 }
 
+type Workers = typeof import('./serve-workers.js')
+
+/** node:cluster and the supervision of workers, loaded only for `--workers` above 1. */
+async function workersModule (opts: ServeOptions): Promise<Workers | undefined> {
+  return (opts.workers ?? 1) > 1 ? await import('./serve-workers.js') : undefined
+}
+
 /** The primary of `serve --workers N`: makes the certificate once (every worker serves those files) and supervises. */
-async function serveWithWorkers (opts: ServeOptions & { workers: number }, say: (line: string) => void): Promise<void> {
+async function serveWithWorkers (opts: ServeOptions & { workers: number }, workers: Workers, say: (line: string) => void): Promise<void> {
   const tls = opts.insecureHttp ? undefined : await tlsFiles(opts, say)
-  if (tls) cluster.setupPrimary({ args: [...process.argv.slice(2), '--tls-cert-file', tls.certFile, '--tls-private-key-file', tls.keyFile] })
+  const args = process.argv.slice(2)
   say(`starting ${opts.workers} workers`)
-  await superviseWorkers(opts.workers, say)
+  await workers.superviseWorkers(opts.workers, tls ? [...args, '--tls-cert-file', tls.certFile, '--tls-private-key-file', tls.keyFile] : args, say)
 }
 
 /** Serves in this process: alone, or as one of the workers of `serve --workers N`. */
 export async function serve (opts: ServeOptions, say: (line: string) => void = line => process.stderr.write(`${line}\n`)) {
-  const worker = (opts.workers ?? 1) > 1 && isWorker()
+  const workers = await workersModule(opts)
+  const worker = workers?.isWorker() === true
   // Only the first worker tells what is served.
-  if (worker && cluster.worker?.id !== 1) say = () => {}
+  if (worker && !workers.isFirstWorker()) say = () => {}
   const handlers = opts.handlers ? await loadHandlers(opts.handlers) : referenceHandlers(opts.responses ? { responsesFile: opts.responses } : {})
   const tls = opts.insecureHttp ? undefined : await tlsFiles(opts, say)
   const server = createExtensionServer({
     ...(opts.maxConnections !== undefined ? { limits: { maxConnections: opts.maxConnections } } : {}),
-    ...(worker ? { metricsView: workersMetricsView } : {}),
+    ...(worker ? { metricsView: workers.workersMetricsView } : {}),
     handlers,
     ...(tls ? { tls: { certFile: tls.certFile, keyFile: tls.keyFile, ...(tls.clientCaFile ? { clientCaFile: tls.clientCaFile } : {}) } } : { insecureHttp: true }),
     ...(opts.pathPrefix ? { pathPrefix: opts.pathPrefix } : {}),

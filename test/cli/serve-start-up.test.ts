@@ -1,7 +1,7 @@
 // What `serve` loads before its first answer: not TypeBox (types only), the YAML library (no responses file),
 // Swagger UI (until /docs is asked for), fastify's schema compilers (no route of ours declares a schema), Ajv (the
-// hooks' validators are generated) or the parts of prom-client it does not use. Together they were more than half of
-// its start-up time and a third of its resident set.
+// hooks' validators are generated), the parts of prom-client it does not use or node:cluster (for --workers).
+// Together they were more than half of its start-up time and a third of its resident set.
 import t from 'tap'
 import { sampleRequest } from '../../src/api/hooks/v1alpha1/index.js'
 import { serveReferenceExtension } from '../helpers/reference-extension-process.js'
@@ -9,7 +9,7 @@ import { API, call } from '../helpers/server.js'
 
 const REGISTER = new URL('../helpers/module-loads/register.mjs', import.meta.url).href
 
-t.test('serve answers hook calls without loading TypeBox, YAML, Swagger UI, fastify\'s schema compilers, Ajv or prom-client\'s default metrics; /docs loads Swagger UI', async t => {
+t.test('serve answers hook calls without loading TypeBox, YAML, Swagger UI, fastify\'s schema compilers, Ajv, prom-client\'s default metrics or node:cluster; /docs loads Swagger UI', async t => {
   // tsx alone, not the test runner's loaders: those resolve some packages without passing them down the chain.
   const ext = await serveReferenceExtension(t.testdir(), { execArgv: ['--import', 'tsx', '--import', REGISTER] })
   t.teardown(() => { ext.child.kill('SIGKILL') })
@@ -28,6 +28,10 @@ t.test('serve answers hook calls without loading TypeBox, YAML, Swagger UI, fast
     'only the metric classes of prom-client are loaded, not its default metrics, Summary or Pushgateway')
   t.same([...loaded('ajv'), ...loaded('ajv-formats')].filter(line => !/\/(ajv\/dist\/runtime\/ucs2length|ajv-formats\/dist\/formats)\.js$/.test(line)), [],
     'Ajv is not loaded: Cluster API\'s hooks are checked by the generated validators, which need two of its runtime files')
+
+  const builtins = ext.out().split('\n').filter(line => line.startsWith('module-loaded node:'))
+  t.ok(builtins.includes('module-loaded node:https'), 'the recorder sees Node\'s modules imported')
+  t.notOk(builtins.includes('module-loaded node:cluster'), 'node:cluster is not loaded (only --workers needs it)')
 
   const docs = await call(ext.url, '/docs/', undefined, { ca: ext.ca, method: 'GET' })
   t.equal(docs.status, 200)
