@@ -1,6 +1,7 @@
 // Our processes as they are shipped: `serve` with the NODE_OPTIONS of the image (Dockerfile), the controller with
-// those of its Deployment, which V8 reads only at start. Node servers compared with ours (the floor) get the image's
-// too, so that both run with the same V8 settings.
+// those of its Deployment, which V8 reads only at start, and both with the image's GLIBC_TUNABLES, which glibc's
+// malloc reads only at start. Node servers compared with ours (the floor) get the image's too, so that all run with
+// the same V8 and malloc settings.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseAllDocuments } from 'yaml'
@@ -17,10 +18,12 @@ export interface ShippedNodeOptions {
 interface Deployment { kind?: string, spec?: { template?: { spec?: { containers?: Array<{ name: string, env?: Array<{ name: string, value?: string }> }> } } } }
 
 const split = (value: string): string[] => value.split(/\s+/).filter(Boolean)
+/** The value of a Dockerfile `ENV NAME=value` line, unquoted. */
+const dockerEnv = (dockerfile: string, name: string): string | undefined => new RegExp(`^ENV ${name}=(.+)$`, 'm').exec(dockerfile)?.[1]?.replace(/^"(.*)"$/, '$1')
 
 /** Reads the NODE_OPTIONS of the image and of the controller's Deployment from the files that ship them. */
 export function shippedNodeOptions (): ShippedNodeOptions {
-  const image = /^ENV NODE_OPTIONS=(.+)$/m.exec(readFileSync(join(repoRoot, 'Dockerfile'), 'utf8'))?.[1]
+  const image = dockerEnv(readFileSync(join(repoRoot, 'Dockerfile'), 'utf8'), 'NODE_OPTIONS')
   if (image === undefined) throw new Error('the Dockerfile sets no NODE_OPTIONS')
   const docs = parseAllDocuments(readFileSync(join(repoRoot, 'deploy/controller/deployment.yaml'), 'utf8')).map(d => d.toJS() as Deployment)
   const container = docs.find(d => d.kind === 'Deployment')?.spec?.template?.spec?.containers?.find(c => c.name === 'controller')
@@ -29,16 +32,26 @@ export function shippedNodeOptions (): ShippedNodeOptions {
   return { image: split(image), controller: split(controller) }
 }
 
-let shipped: ShippedNodeOptions | undefined
-const shippedOnce = (): ShippedNodeOptions => (shipped ??= shippedNodeOptions())
-
-/** `node [shipped options] [nodeFlags] dist/src/cli/main.js <command> <args>`: the built CLI as the image runs it. */
-export function cliCommand (command: 'serve' | 'controller', args: string[], nodeFlags: string[] = []): string[] {
-  const options = shippedOnce()
-  return [process.execPath, ...(command === 'controller' ? options.controller : options.image), ...nodeFlags, CLI, command, ...args]
+/** The image's `ENV GLIBC_TUNABLES=...` (every process the image runs, the controller's too). */
+export function shippedGlibcTunables (): string {
+  const tunables = dockerEnv(readFileSync(join(repoRoot, 'Dockerfile'), 'utf8'), 'GLIBC_TUNABLES')
+  if (tunables === undefined) throw new Error('the Dockerfile sets no GLIBC_TUNABLES')
+  return tunables
 }
 
-/** The image's NODE_OPTIONS, for Node servers ours is compared with. */
-export function imageNodeOptions (): string[] {
-  return shippedOnce().image
+let shipped: ShippedNodeOptions | undefined
+const shippedOnce = (): ShippedNodeOptions => (shipped ??= shippedNodeOptions())
+let tunables: string | undefined
+/** `env GLIBC_TUNABLES=...`: a command prefix that execs the rest, so the process keeps its PID. */
+const imageEnv = (): string[] => ['env', `GLIBC_TUNABLES=${(tunables ??= shippedGlibcTunables())}`]
+
+/** `env GLIBC_TUNABLES=... node [shipped options] [nodeFlags] dist/src/cli/main.js <command> <args>`: the built CLI as the image runs it. */
+export function cliCommand (command: 'serve' | 'controller', args: string[], nodeFlags: string[] = []): string[] {
+  const options = shippedOnce()
+  return [...imageEnv(), process.execPath, ...(command === 'controller' ? options.controller : options.image), ...nodeFlags, CLI, command, ...args]
+}
+
+/** A Node command (node first) as the image would run it: its environment and NODE_OPTIONS, for servers ours is compared with. */
+export function asInImage ([node, ...args]: string[]): string[] {
+  return [...imageEnv(), node as string, ...shippedOnce().image, ...args]
 }

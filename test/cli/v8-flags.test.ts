@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import t from 'tap'
-import { shippedNodeOptions } from '../../bench/lib/shipped.js'
+import { shippedGlibcTunables, shippedNodeOptions } from '../../bench/lib/shipped.js'
 import { defaultV8Flags } from '../../src/cli/v8-flags.js'
 
 t.test('the CLI sets its V8 defaults unless the user gives the same flags', async t => {
@@ -40,5 +41,20 @@ t.test('the image and the controller\'s Deployment start Node with a small young
     t.equal(bounded.status, 0, `${where}: Node accepts it in NODE_OPTIONS ${bounded.stderr}`)
     t.ok(bounded.mb <= 2 * semiSpace, `${where}: the young generation stays at ${bounded.mb} MB`)
     t.ok(unbounded.mb > 2 * semiSpace, `without it the same garbage grows it to ${unbounded.mb} MB`)
+  }
+})
+
+// glibc ignores a tunable it does not know, so a misspelt name in the Dockerfile would change nothing, silently.
+// Its dynamic loader lists the tunables it read from GLIBC_TUNABLES (glibc >= 2.33; the image's Debian has 2.36).
+const loader = /\s(\/\S*\/ld-linux[^/\s]*\.so\.\d+)$/m.exec(readFileSync('/proc/self/maps', 'utf8'))?.[1]
+
+t.test('the image\'s malloc settings are ones glibc reads', { skip: loader === undefined && 'not glibc' }, async t => {
+  const tunables = shippedGlibcTunables()
+  const listed = spawnSync(loader as string, ['--list-tunables'], { env: { GLIBC_TUNABLES: tunables }, encoding: 'utf8' })
+  t.equal(listed.status, 0, listed.stderr)
+  for (const setting of tunables.split(':')) {
+    const [name, value] = setting.split('=') as [string, string]
+    const read = new RegExp(`^${name.replace(/\./g, '\\.')}: (0x[0-9a-f]+|\\d+) `, 'm').exec(listed.stdout)?.[1]
+    t.equal(Number(read), Number(value), `${name} is ${value}`)
   }
 })
