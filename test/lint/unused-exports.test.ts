@@ -19,20 +19,14 @@ const entryPoints = new Set(Object.values(JSON.parse(readFileSync(join(root, 'pa
 
 const original = (symbol: ts.Symbol): ts.Symbol => (symbol.flags & ts.SymbolFlags.Alias) ? checker.getAliasedSymbol(symbol) : symbol
 
-/** `import('...')`, awaited and parenthesized or not. */
-function isDynamicImport (node: ts.Expression): boolean {
-  while (ts.isParenthesizedExpression(node) || ts.isAwaitExpression(node)) node = node.expression
-  return ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword
-}
-
 /** Declarations imported or re-exported by some module, and modules whose every export is taken (`* as`, `export *`). */
 const used = new Set<ts.Symbol>()
 const wholeModules = new Set<ts.Symbol>()
 for (const file of program.getSourceFiles()) {
   if (file.isDeclarationFile || file.fileName.includes('/node_modules/')) continue
   const visit = (node: ts.Node): void => {
-    if (ts.isPropertyAccessExpression(node) && isDynamicImport(node.expression)) {
-      // `(await import('./x.js')).name`: the lazily loaded export is used.
+    if (ts.isPropertyAccessExpression(node)) {
+      // `(await import('./x.js')).name`, or `.name` of a variable holding the loaded module: the export is used.
       const symbol = checker.getSymbolAtLocation(node.name)
       if (symbol) used.add(original(symbol))
     } else if (ts.isImportSpecifier(node) || ts.isExportSpecifier(node) || ts.isImportClause(node)) {
