@@ -8,50 +8,49 @@ import { parseAllDocuments } from 'yaml'
 import { CLI } from './build.js'
 import { repoRoot } from './context.js'
 
-export interface ShippedNodeOptions {
-  /** image: the Dockerfile's `ENV NODE_OPTIONS=...` (every command the image runs, `serve` among them). */
-  image: string[]
-  /** controller: the NODE_OPTIONS of the controller's container in deploy/controller/deployment.yaml. */
-  controller: string[]
+export interface ShippedSettings {
+  nodeOptions: {
+    /** image: the Dockerfile's `ENV NODE_OPTIONS=...` (every command the image runs, `serve` among them). */
+    image: string[]
+    /** controller: the NODE_OPTIONS of the controller's container in deploy/controller/deployment.yaml. */
+    controller: string[]
+  }
+  /** glibcTunables: the Dockerfile's `ENV GLIBC_TUNABLES=...` (every process the image runs, the controller's too). */
+  glibcTunables: string
 }
 
 interface Deployment { kind?: string, spec?: { template?: { spec?: { containers?: Array<{ name: string, env?: Array<{ name: string, value?: string }> }> } } } }
 
 const split = (value: string): string[] => value.split(/\s+/).filter(Boolean)
-/** The value of a Dockerfile `ENV NAME=value` line, unquoted. */
-const dockerEnv = (dockerfile: string, name: string): string | undefined => new RegExp(`^ENV ${name}=(.+)$`, 'm').exec(dockerfile)?.[1]?.replace(/^"(.*)"$/, '$1')
 
-/** Reads the NODE_OPTIONS of the image and of the controller's Deployment from the files that ship them. */
-export function shippedNodeOptions (): ShippedNodeOptions {
-  const image = dockerEnv(readFileSync(join(repoRoot, 'Dockerfile'), 'utf8'), 'NODE_OPTIONS')
-  if (image === undefined) throw new Error('the Dockerfile sets no NODE_OPTIONS')
+/** Reads the process settings of the image and of the controller's Deployment from the files that ship them. */
+export function shippedSettings (): ShippedSettings {
+  const dockerfile = readFileSync(join(repoRoot, 'Dockerfile'), 'utf8')
+  // The value of an `ENV NAME=value` line, unquoted.
+  const env = (name: string): string => {
+    const value = new RegExp(`^ENV ${name}=(.+)$`, 'm').exec(dockerfile)?.[1]?.replace(/^"(.*)"$/, '$1')
+    if (value === undefined) throw new Error(`the Dockerfile sets no ${name}`)
+    return value
+  }
   const docs = parseAllDocuments(readFileSync(join(repoRoot, 'deploy/controller/deployment.yaml'), 'utf8')).map(d => d.toJS() as Deployment)
   const container = docs.find(d => d.kind === 'Deployment')?.spec?.template?.spec?.containers?.find(c => c.name === 'controller')
   const controller = container?.env?.find(e => e.name === 'NODE_OPTIONS')?.value
   if (controller === undefined) throw new Error('deploy/controller/deployment.yaml sets no NODE_OPTIONS for the controller')
-  return { image: split(image), controller: split(controller) }
+  return { nodeOptions: { image: split(env('NODE_OPTIONS')), controller: split(controller) }, glibcTunables: env('GLIBC_TUNABLES') }
 }
 
-/** The image's `ENV GLIBC_TUNABLES=...` (every process the image runs, the controller's too). */
-export function shippedGlibcTunables (): string {
-  const tunables = dockerEnv(readFileSync(join(repoRoot, 'Dockerfile'), 'utf8'), 'GLIBC_TUNABLES')
-  if (tunables === undefined) throw new Error('the Dockerfile sets no GLIBC_TUNABLES')
-  return tunables
-}
-
-let shipped: ShippedNodeOptions | undefined
-const shippedOnce = (): ShippedNodeOptions => (shipped ??= shippedNodeOptions())
-let tunables: string | undefined
+let shipped: ShippedSettings | undefined
+const shippedOnce = (): ShippedSettings => (shipped ??= shippedSettings())
 /** `env GLIBC_TUNABLES=...`: a command prefix that execs the rest, so the process keeps its PID. */
-const imageEnv = (): string[] => ['env', `GLIBC_TUNABLES=${(tunables ??= shippedGlibcTunables())}`]
+const imageEnv = (): string[] => ['env', `GLIBC_TUNABLES=${shippedOnce().glibcTunables}`]
 
 /** `env GLIBC_TUNABLES=... node [shipped options] [nodeFlags] dist/src/cli/main.js <command> <args>`: the built CLI as the image runs it. */
 export function cliCommand (command: 'serve' | 'controller', args: string[], nodeFlags: string[] = []): string[] {
-  const options = shippedOnce()
-  return [...imageEnv(), process.execPath, ...(command === 'controller' ? options.controller : options.image), ...nodeFlags, CLI, command, ...args]
+  const { nodeOptions } = shippedOnce()
+  return [...imageEnv(), process.execPath, ...(command === 'controller' ? nodeOptions.controller : nodeOptions.image), ...nodeFlags, CLI, command, ...args]
 }
 
 /** A Node command (node first) as the image would run it: its environment and NODE_OPTIONS, for servers ours is compared with. */
 export function asInImage ([node, ...args]: string[]): string[] {
-  return [...imageEnv(), node as string, ...shippedOnce().image, ...args]
+  return [...imageEnv(), node as string, ...shippedOnce().nodeOptions.image, ...args]
 }

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import t from 'tap'
-import { shippedGlibcTunables, shippedNodeOptions } from '../../bench/lib/shipped.js'
+import { shippedSettings } from '../../bench/lib/shipped.js'
 import { defaultV8Flags } from '../../src/cli/v8-flags.js'
 
 t.test('the CLI sets its V8 defaults unless the user gives the same flags', async t => {
@@ -32,7 +32,7 @@ function youngGenerationMb (nodeOptions: string | undefined): { status: number |
 }
 
 t.test('the image and the controller\'s Deployment start Node with a small young generation', async t => {
-  const shipped = shippedNodeOptions()
+  const shipped = shippedSettings().nodeOptions
   const unbounded = youngGenerationMb(undefined)
   for (const [where, options] of Object.entries(shipped)) {
     const semiSpace = Number(/--max-semi-space-size=(\d+)/.exec(options.join(' '))?.[1])
@@ -49,7 +49,7 @@ t.test('the image and the controller\'s Deployment start Node with a small young
 const loader = /\s(\/\S*\/ld-linux[^/\s]*\.so\.\d+)$/m.exec(readFileSync('/proc/self/maps', 'utf8'))?.[1]
 
 t.test('the image\'s malloc settings are ones glibc reads', { skip: loader === undefined && 'not glibc' }, async t => {
-  const tunables = shippedGlibcTunables()
+  const tunables = shippedSettings().glibcTunables
   const listed = spawnSync(loader as string, ['--list-tunables'], { env: { GLIBC_TUNABLES: tunables }, encoding: 'utf8' })
   t.equal(listed.status, 0, listed.stderr)
   for (const setting of tunables.split(':')) {
