@@ -156,6 +156,25 @@ t.test('Deadlines: one timer expires late calls in deadline order, answered call
   t.same(expired, ['early', 'late'])
 })
 
+t.test('Deadlines: an expiry may settle other calls and track new ones', async (t) => {
+  const deadlines = new Deadlines()
+  const expired: string[] = []
+  const now = performance.now()
+  const others: Array<ReturnType<Deadlines['track']>> = []
+  deadlines.track(now + 20, () => {
+    expired.push('first')
+    for (const other of others) deadlines.settle(other)
+    deadlines.track(performance.now() + 20, () => expired.push('tracked by an expiry'))
+  })
+  others.push(deadlines.track(now + 20, () => expired.push('other')))
+  deadlines.track(now + 500, () => expired.push('far'))
+  await sleep(90)
+  t.equal(expired[0], 'first')
+  t.equal(new Set(expired).size, expired.length, 'no call expires twice')
+  t.equal(expired.at(-1), 'tracked by an expiry', 'the new call expires on its deadline, not the far one')
+  t.equal(deadlines.size, 1, 'only the far call still runs')
+})
+
 t.test('Deadlines: an idle tracker does not keep the process alive', async (t) => {
   const timers = () => process.getActiveResourcesInfo().filter(r => r === 'Timeout').length
   const before = timers()
