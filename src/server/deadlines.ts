@@ -3,8 +3,8 @@
 // of the calls still running, expires the late ones on time.
 //
 // The running calls form a list linked through the calls themselves. A Set would empty with nearly every answer,
-// and V8 gives a Set a new table each time it empties, in the old generation once the Set lives there: ~100
-// bytes of old-generation garbage per call, a major GC every few seconds under load.
+// and V8 gives a Set a new table each time it empties, in the old generation once the Set lives there: ~60 bytes
+// of old-generation garbage per call, a third of what outlived a scavenge under load (sampled).
 
 interface Link {
   prev: Link
