@@ -4,5 +4,5 @@
 // undici.ts is the client side (the runtime and Kubernetes clients), imported directly, so a server never loads it.
 export { isJsonContentType } from './content-type.js'
 export { HttpError, sendError } from './errors.js'
-export { jsonErrors, listenAt, methodNotAllowed, operationsRoutes } from './operations.js'
+export { jsonErrors, listenAt, methodNotAllowed, operationsRoutes, PROBES, serverUrl } from './operations.js'
 export { appOptions } from './app-options.js'

@@ -1,6 +1,6 @@
 // What every HTTP server of the project has besides its own routes: JSON errors with stable codes for unknown
 // paths and wrong methods, /healthz, /readyz with one answer shape, /metrics, and the URL it listens on.
-import type { AddressInfo } from 'node:net'
+import type { AddressInfo, Server } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 import { HttpError, sendError } from './errors.js'
 
@@ -11,14 +11,31 @@ interface OperationsOptions {
   metrics?: { contentType: string, metrics: () => Promise<string> }
 }
 
+export interface ProbeAnswer {
+  statusCode: number
+  body: object
+}
+
+const OK: ProbeAnswer = { statusCode: 200, body: { status: 'ok' } }
+
+/** What /healthz and /readyz answer, by path (the extension server's fast path answers them too, without fastify). */
+export const PROBES: ReadonlyMap<string, (notReady?: () => string | undefined) => ProbeAnswer> = new Map([
+  ['/healthz', () => OK],
+  ['/readyz', (notReady?: () => string | undefined) => {
+    const reason = notReady?.()
+    return reason === undefined ? OK : { statusCode: 503, body: { code: 'ServiceUnavailable', message: reason } }
+  }]
+])
+
 /** Installs the JSON error and not-found handlers and the operations routes. */
 export function operationsRoutes (app: FastifyInstance, options: OperationsOptions = {}): void {
   jsonErrors(app)
-  app.get('/healthz', async () => ({ status: 'ok' }))
-  app.get('/readyz', async (_request, reply) => {
-    const reason = options.notReady?.()
-    return reason === undefined ? { status: 'ok' } : reply.code(503).send({ code: 'ServiceUnavailable', message: reason })
-  })
+  for (const [path, probe] of PROBES) {
+    app.get(path, async (_request, reply) => {
+      const answer = probe(options.notReady)
+      return reply.code(answer.statusCode).send(answer.body)
+    })
+  }
   const { metrics } = options
   if (metrics) app.get('/metrics', async (_request, reply) => reply.type(metrics.contentType).send(await metrics.metrics()))
 }
@@ -51,7 +68,12 @@ export function methodNotAllowed (app: FastifyInstance, url: string, allowed: st
 /** Listens and returns the base URL to print (`localhost` for the wildcard addresses). */
 export async function listenAt (app: FastifyInstance, options: { host: string, port: number, https: boolean }): Promise<string> {
   await app.listen({ host: options.host, port: options.port })
-  const { port } = app.server.address() as AddressInfo
+  return serverUrl(app.server, options)
+}
+
+/** The URL a listening server serves at `host` (a wildcard address shows as localhost). */
+export function serverUrl (server: Server, options: { host: string, https: boolean }): string {
+  const { port } = server.address() as AddressInfo
   const { host } = options
   const shown = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host
   return `${options.https ? 'https' : 'http'}://${shown}:${port}`

@@ -1,12 +1,13 @@
-// The extension server's fast path: a hook call (POST to a hook path, a JSON body) is answered straight from
-// node's request listener, without fastify's routing, hooks and reply machinery, which cost as much as the call
-// itself (see the README's Benchmarks). Everything else, and every hook request that is refused before its body
-// is read (415, a declared 413, a server shutting down), goes to fastify, so errors have one home. Answers are
-// byte-identical to the fastify routes' (test/server/fast-path.test.ts compares them).
+// The extension server's fast path: a hook call (POST to a hook path, a JSON body) and the probes (/healthz,
+// /readyz) are answered straight from node's request listener, without fastify's routing, hooks and reply
+// machinery, which cost as much as the call itself, and without loading fastify at all (see the README's
+// Benchmarks). Everything else, and every hook request that is refused before its body is read (415, a declared
+// 413, a server shutting down), goes to fastify, so errors have one home. Answers are byte-identical to the
+// fastify routes' (test/server/fast-path.test.ts compares them).
 import { randomUUID } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Logger } from 'pino'
-import { HttpError } from '../http/index.js'
+import { HttpError, PROBES } from '../http/index.js'
 import { readRawBody, refuseBeforeReading, type RawBody } from './body.js'
 import { lazyChildLogger } from './lazy-logger.js'
 import { HOOK_BODY_LIMITS, type HookEndpoint } from './plugin.js'
@@ -19,6 +20,8 @@ interface FastPathOptions {
   logger: Logger
   /** open is false once the server is shutting down: fastify then answers 503. */
   open: () => boolean
+  /** notReady is why /readyz answers 503, or undefined when the server is ready. */
+  notReady: () => string | undefined
   /** fallback is fastify's request listener. */
   fallback: RequestListener
 }
@@ -30,36 +33,55 @@ export function hookFastPath (options: FastPathOptions): RequestListener {
   return (req, res) => {
     const url = req.url ?? '/'
     const query = url.indexOf('?')
-    const endpoint = req.method === 'POST' ? endpoints.get(query < 0 ? url : url.slice(0, query)) : undefined
-    if (endpoint === undefined || !options.open() || refuseBeforeReading(req.headers, HOOK_BODY_LIMITS) !== undefined) {
-      fallback(req, res)
+    const path = query < 0 ? url : url.slice(0, query)
+    if (req.method === 'POST') {
+      const endpoint = endpoints.get(path)
+      if (endpoint !== undefined && options.open() && refuseBeforeReading(req.headers, HOOK_BODY_LIMITS) === undefined) {
+        answerCall(req, res, endpoint, url, query, logger)
+        return
+      }
+    } else if (req.method === 'GET' || req.method === 'HEAD') {
+      const probe = PROBES.get(path)
+      if (probe !== undefined && options.open()) {
+        const answer = probe(options.notReady)
+        send(res, answer.statusCode, startLog(req, res, url, logger).requestId, JSON.stringify(answer.body))
+        return
+      }
+    }
+    fallback(req, res)
+  }
+}
+
+/** The request id (the caller's x-request-id, or a new one), and the two lines fastify logs per request at level info. */
+function startLog (req: IncomingMessage, res: ServerResponse, url: string, logger: Logger): { requestId: string, log: Logger } {
+  const header = req.headers['x-request-id']
+  const requestId = typeof header === 'string' && header !== '' ? header : randomUUID()
+  const log = lazyChildLogger(logger, { reqId: requestId })
+  if (logger.isLevelEnabled('info')) {
+    const started = performance.now()
+    log.info({ req: { method: req.method, url, host: req.headers.host, remoteAddress: req.socket.remoteAddress, remotePort: req.socket.remotePort } }, 'incoming request')
+    res.once('finish', () => log.info({ res: { statusCode: res.statusCode }, responseTime: performance.now() - started }, 'request completed'))
+  }
+  return { requestId, log }
+}
+
+function answerCall (req: IncomingMessage, res: ServerResponse, endpoint: HookEndpoint, url: string, query: number, logger: Logger): void {
+  const { requestId, log } = startLog(req, res, url, logger)
+  readRawBody(req, HOOK_BODY_LIMITS, (err, body) => {
+    if (err) {
+      refuse(res, requestId, err, log)
       return
     }
-    const header = req.headers['x-request-id']
-    const requestId = typeof header === 'string' && header !== '' ? header : randomUUID()
-    const log = lazyChildLogger(logger, { reqId: requestId })
-    const started = performance.now()
-    // The same two lines fastify writes per request, at the same level.
-    if (logger.isLevelEnabled('info')) {
-      log.info({ req: { method: req.method, url, host: req.headers.host, remoteAddress: req.socket.remoteAddress, remotePort: req.socket.remotePort } }, 'incoming request')
-      res.once('finish', () => log.info({ res: { statusCode: res.statusCode }, responseTime: performance.now() - started }, 'request completed'))
+    let answer: string | Promise<string>
+    try {
+      answer = endpoint.answer(body as RawBody, timeoutParameter(url, query), log, requestId)
+    } catch (bug) {
+      refuse(res, requestId, bug, log)
+      return
     }
-    readRawBody(req, HOOK_BODY_LIMITS, (err, body) => {
-      if (err) {
-        refuse(res, requestId, err, log)
-        return
-      }
-      let answer: string | Promise<string>
-      try {
-        answer = endpoint.answer(body as RawBody, timeoutParameter(url, query), log, requestId)
-      } catch (bug) {
-        refuse(res, requestId, bug, log)
-        return
-      }
-      if (typeof answer === 'string') send(res, 200, requestId, answer)
-      else answer.then(text => send(res, 200, requestId, text), (bug: unknown) => refuse(res, requestId, bug, log))
-    })
-  }
+    if (typeof answer === 'string') send(res, 200, requestId, answer)
+    else answer.then(text => send(res, 200, requestId, text), (bug: unknown) => refuse(res, requestId, bug, log))
+  })
 }
 
 /** The `timeout` query parameter when given once, as fastify's query parser makes it. */

@@ -1,11 +1,14 @@
-// createExtensionServer: a Runtime Extension served over HTTPS by fastify. The route table is declarative
-// (hook routes from the handlers, Discovery from the same list, operations routes); handlers are small
-// functions; the only middleware is what every request needs (body reading, JSON errors, request ids).
+// createExtensionServer: a Runtime Extension served over HTTPS. Hook calls are answered by the fast path from
+// node's request listener; everything else by fastify, whose route table is declarative (hook routes from the
+// handlers, Discovery from the same list, operations routes). fastify is loaded when first needed (a request the
+// fast path does not answer, `app`, `inject`, `close`): a server that only answers hook calls starts without it.
 import { randomUUID } from 'node:crypto'
+import { createRequire } from 'node:module'
 import { posix } from 'node:path'
+import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { SecureContextOptions } from 'node:tls'
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
+import type { FastifyBaseLogger, FastifyInstance, fastify as Fastify } from 'fastify'
 import type { InjectOptions, Response as InjectResponse } from 'light-my-request'
 import { type Bindings, type ChildLoggerOptions, pino, type Logger } from 'pino'
 import type { Registry } from 'prom-client'
@@ -13,10 +16,10 @@ import type { Catalog } from '../catalog/catalog.js'
 import type { AnnouncedHandler } from '../catalog/handlers.js'
 import { buildOpenAPIDocument, OPENAPI_VERSION, type OpenAPIDocument } from '../catalog/openapi.js'
 import type { HookDefinition } from '../api/hooks/define.js'
-import { appOptions, listenAt, operationsRoutes } from '../http/index.js'
+import { appOptions, listenAt, operationsRoutes, serverUrl } from '../http/index.js'
 import { lazyChildLogger } from './lazy-logger.js'
 import { createMetrics } from './metrics.js'
-import { hookEndpoints, mountHookRoutes, prepareExtension, type RuntimeExtensionOptions } from './plugin.js'
+import { type HookEndpoint, hookEndpoints, mountHookRoutes, prepareExtension, type RuntimeExtensionOptions } from './plugin.js'
 import { hookFastPath, type RequestListener } from './fast-path.js'
 import { type ConnectionLimits, createNodeServer, DEFAULT_LIMITS } from './node-server.js'
 import { type TLSFileOptions, watchCertificates } from '../tls/watcher.js'
@@ -56,7 +59,7 @@ export interface ListenOptions {
 }
 
 export interface ExtensionServer {
-  /** app is the underlying fastify instance (inject, extra routes before listen). */
+  /** app is the underlying fastify instance (inject, extra routes before listen); loaded on first use. */
   readonly app: FastifyInstance
   readonly catalog: Catalog
   /** discovery is the Discovery response the server answers with. */
@@ -87,19 +90,110 @@ export function createExtensionServer<const T extends readonly HookDefinition[]>
   const metrics = createMetrics({ defaultMetrics: options.defaultMetrics ?? false })
   const endpoints = hookEndpoints(extension, { ...(options.deadlineMarginMs !== undefined ? { deadlineMarginMs: options.deadlineMarginMs } : {}), metrics })
   let state: 'starting' | 'ready' | 'closing' = 'starting'
-  let fastifyListener: RequestListener = () => {}
+  let fastifyListener: RequestListener | undefined
+  const notReady = () => state === 'ready' ? undefined : state === 'closing' ? 'the server is shutting down' : 'the server is not listening yet'
   const listener = hookFastPath({
     endpoints: new Map(endpoints.map(e => [`${prefix}${e.path}`, e])),
     logger,
     open: () => state !== 'closing',
-    fallback: (req, res) => fastifyListener(req, res)
+    notReady,
+    fallback: (req, res) => {
+      fastifyReady().then(() => fastifyListener?.(req, res), (err: unknown) => {
+        logger.error({ err }, 'the server could not start its routes')
+        res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify({ code: 'InternalError', message: 'internal server error' }))
+      })
+    }
   })
-  const app = Fastify({
+  const server = createNodeServer(listener, limits, options.tls)
+  if (options.insecureHttp) {
+    logger.warn('serving plain HTTP because insecureHttp is set: Cluster API calls extensions over HTTPS only; use this for tests or behind a TLS-terminating proxy')
+  }
+
+  let openapi: OpenAPIDocument | undefined
+  const openapiDocument = () => (openapi ??= buildOpenAPIDocument(catalog, { version: OPENAPI_VERSION }))
+  let stopWatching = () => {}
+
+  let app: FastifyInstance | undefined
+  let ready: PromiseLike<unknown> | undefined
+  let listenedByNode = false
+  const fastifyApp = (): FastifyInstance => (app ??= buildApp({
+    server,
+    logger,
+    prefix,
+    endpoints,
+    docs: options.docs ?? true,
+    openapiDocument,
+    metrics: options.metricsView?.(metrics.registry) ?? metrics.registry,
+    notReady,
+    setListener: (handler) => { fastifyListener = handler }
+  }))
+  const fastifyReady = async () => await (ready ??= fastifyApp().ready())
+
+  return {
+    get app () { return fastifyApp() },
+    catalog,
+    discovery,
+    routes: extension.routes.map(r => ({ path: `${prefix}${r.path}`, hook: r.hook.gvh.hook, apiVersion: r.hook.apiVersion, name: r.name })),
+    metrics: metrics.registry,
+    get openapi () { return openapiDocument() },
+    // Through the fast path, as requests from the network go.
+    inject: async (injected) => {
+      const [{ inject }] = await Promise.all([import('light-my-request'), fastifyReady()])
+      return inject(listener, injected)
+    },
+    address: () => {
+      const address = server.address()
+      return address && typeof address === 'object' ? address : undefined
+    },
+    async listen (listenOptions = {}) {
+      const at = { host: listenOptions.host ?? '0.0.0.0', port: listenOptions.port ?? 9443, https: options.tls !== undefined }
+      let url: string
+      if (app) {
+        // Routes or hooks were added through `app`: fastify listens, so its onListen hooks run as they would.
+        url = await listenAt(app, at)
+      } else {
+        await listenOn(server, at)
+        listenedByNode = true
+        url = serverUrl(server, at)
+        logger.info(`Server listening at ${serverUrl(server, { ...at, host: (server.address() as AddressInfo).address })}`)
+      }
+      if (options.tls) stopWatching = watchCertificates(server as unknown as { setSecureContext: (o: SecureContextOptions) => void }, options.tls, logger)
+      state = 'ready'
+      return url
+    },
+    async close () {
+      state = 'closing'
+      stopWatching()
+      // fastify answers what arrives meanwhile (503 for new calls) and runs its onClose hooks.
+      await fastifyReady()
+      await fastifyApp().close()
+      // fastify closes only a server it listened on.
+      if (listenedByNode) await closeServer(server)
+    }
+  }
+}
+
+interface AppParts {
+  server: Server
+  logger: Logger
+  prefix: string
+  endpoints: HookEndpoint[]
+  docs: boolean
+  openapiDocument: () => OpenAPIDocument
+  metrics: MetricsView
+  notReady: () => string | undefined
+  setListener: (handler: RequestListener) => void
+}
+
+/** The fastify app behind the fast path: operations routes, docs, and the hook routes for what the fast path refuses. */
+function buildApp (parts: AppParts): FastifyInstance {
+  const createApp = createRequire(import.meta.url)('fastify') as typeof Fastify
+  const app = createApp({
     ...appOptions,
-    loggerInstance: logger,
+    loggerInstance: parts.logger,
     serverFactory: (handler) => {
-      fastifyListener = handler
-      return createNodeServer(listener, limits, options.tls)
+      parts.setListener(handler)
+      return parts.server
     },
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
@@ -109,57 +203,34 @@ export function createExtensionServer<const T extends readonly HookDefinition[]>
     return503OnClosing: true,
     forceCloseConnections: 'idle'
   }) as unknown as FastifyInstance
-  if (options.insecureHttp) {
-    logger.warn('serving plain HTTP because insecureHttp is set: Cluster API calls extensions over HTTPS only; use this for tests or behind a TLS-terminating proxy')
-  }
-
-  let openapi: OpenAPIDocument | undefined
-  const openapiDocument = () => (openapi ??= buildOpenAPIDocument(catalog, { version: OPENAPI_VERSION }))
-  let stopWatching = () => {}
-
-  operationsRoutes(app, {
-    notReady: () => state === 'ready' ? undefined : state === 'closing' ? 'the server is shutting down' : 'the server is not listening yet',
-    metrics: options.metricsView?.(metrics.registry) ?? metrics.registry
-  })
+  operationsRoutes(app, { notReady: parts.notReady, metrics: parts.metrics })
   app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id)
     done(null, payload)
   })
-
   // Hook routes as fastify routes too: the fast path hands them the requests it refuses before reading (415, 413,
   // 405 for other methods), in a scope whose only body parser reads JSON up to 20 MiB.
-  app.register(async (scope) => mountHookRoutes(scope, endpoints), { prefix })
+  app.register(async (scope) => mountHookRoutes(scope, parts.endpoints), { prefix: parts.prefix })
+  if (parts.docs) mountDocs(app, parts.openapiDocument)
+  return app
+}
 
-  if (options.docs ?? true) mountDocs(app, openapiDocument)
+async function listenOn (server: Server, at: { host: string, port: number }): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen({ host: at.host, port: at.port }, () => {
+      server.off('error', reject)
+      resolve()
+    })
+  })
+}
 
-  return {
-    app,
-    catalog,
-    discovery,
-    routes: extension.routes.map(r => ({ path: `${prefix}${r.path}`, hook: r.hook.gvh.hook, apiVersion: r.hook.apiVersion, name: r.name })),
-    metrics: metrics.registry,
-    get openapi () { return openapiDocument() },
-    // Through the fast path, as requests from the network go.
-    inject: async (injected) => {
-      const [{ inject }] = await Promise.all([import('light-my-request'), app.ready()])
-      return inject(listener, injected)
-    },
-    address: () => {
-      const address = app.server.address()
-      return address && typeof address === 'object' ? address : undefined
-    },
-    async listen (listenOptions = {}) {
-      const url = await listenAt(app, { host: listenOptions.host ?? '0.0.0.0', port: listenOptions.port ?? 9443, https: options.tls !== undefined })
-      if (options.tls) stopWatching = watchCertificates(app.server as unknown as { setSecureContext: (o: SecureContextOptions) => void }, options.tls, logger)
-      state = 'ready'
-      return url
-    },
-    async close () {
-      state = 'closing'
-      stopWatching()
-      await app.close()
-    }
-  }
+/** Stops accepting connections, closes the idle ones, and resolves once the others have finished their calls. */
+async function closeServer (server: Server): Promise<void> {
+  await new Promise<void>(resolve => {
+    server.close(() => resolve())
+    server.closeIdleConnections()
+  })
 }
 
 function normalizePrefix (prefix: string | undefined): string {

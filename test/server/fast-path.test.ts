@@ -1,4 +1,4 @@
-// The extension server answers hook calls on a fast path beside fastify: its answers must be the plugin's, byte
+// The extension server answers hook calls and probes on a fast path beside fastify: its answers must be the plugin's, byte
 // for byte, whatever the request, and its request logs the ones fastify writes.
 import { Writable } from 'node:stream'
 import Fastify from 'fastify'
@@ -48,7 +48,11 @@ const cases: Array<[string, string, string | Buffer | undefined, CallOptions?]> 
   ['text/plain', path('BeforeClusterCreate', 'sync'), body('BeforeClusterCreate'), { contentType: 'text/plain' }],
   ['GET on a hook path', path('BeforeClusterCreate', 'sync'), undefined, { method: 'GET' }],
   ['an unknown handler', path('BeforeClusterCreate', 'nope'), body('BeforeClusterCreate')],
-  ['a trailing slash', `/${API}/beforeclustercreate/sync/`, body('BeforeClusterCreate')]
+  ['a trailing slash', `/${API}/beforeclustercreate/sync/`, body('BeforeClusterCreate')],
+  ['GET /healthz', '/healthz', undefined, { method: 'GET' }],
+  ['GET /readyz with a query', '/readyz?verbose', undefined, { method: 'GET' }],
+  ['HEAD /readyz', '/readyz', undefined, { method: 'HEAD' }],
+  ['POST /healthz', '/healthz', '{}', { method: 'POST' }]
 ]
 
 for (const [name, target, payload, options] of cases) {
@@ -57,6 +61,7 @@ for (const [name, target, payload, options] of cases) {
     t.equal(ours.status, theirs.status, 'status')
     t.equal(ours.headers['content-type'], theirs.headers['content-type'], 'content type')
     t.equal(ours.headers.allow, theirs.headers.allow, 'allow')
+    t.equal(ours.headers['content-length'], theirs.headers['content-length'], 'content length')
     t.equal(ours.text, theirs.text, 'body')
     t.match(ours.headers['x-request-id'], /^[0-9a-f-]{36}$/)
   })
