@@ -11,7 +11,7 @@ interface OperationsOptions {
   metrics?: { contentType: string, metrics: () => Promise<string> }
 }
 
-export interface ProbeAnswer {
+interface ProbeAnswer {
   statusCode: number
   body: object
 }

@@ -113,6 +113,8 @@ export function createExtensionServer<const T extends readonly HookDefinition[]>
   const openapiDocument = () => (openapi ??= buildOpenAPIDocument(catalog, { version: OPENAPI_VERSION }))
   let stopWatching = () => {}
 
+  // Made now, not with the app: a `serve --workers` worker answers the other workers' sums only once it exists.
+  const metricsView = options.metricsView?.(metrics.registry) ?? metrics.registry
   let app: FastifyInstance | undefined
   let ready: PromiseLike<unknown> | undefined
   let listenedByNode = false
@@ -123,7 +125,7 @@ export function createExtensionServer<const T extends readonly HookDefinition[]>
     endpoints,
     docs: options.docs ?? true,
     openapiDocument,
-    metrics: options.metricsView?.(metrics.registry) ?? metrics.registry,
+    metrics: metricsView,
     notReady,
     setListener: (handler) => { fastifyListener = handler }
   }))
