@@ -44,13 +44,15 @@ function signed (ms: number): string {
 export function metaLines (meta: RunMeta): string[] {
   const load = (l: number[]) => l.map(v => v.toFixed(2)).join(' / ')
   const s = meta.settings
-  const busy = Math.max(meta.loadAverage.start[0] ?? 0, meta.loadAverage.end[0] ?? 0) > meta.cores / 2
+  // Only the start tells whether something else ran: at the end the 1-minute average includes the bench's own load,
+  // which keeps both cores of a 2-core machine busy.
+  const busy = (meta.loadAverage.start[0] ?? 0) > meta.cores / 2
   return [
     `- Date: ${meta.date} · ${meta.mode} run · ${(meta.elapsedS / 60).toFixed(1)} min · commit ${meta.commit}`,
-    `- Machine: ${meta.cores} cores (${meta.cpuModel}) · Node ${meta.node} · load average (1/5/15 min) ${load(meta.loadAverage.start)} at the start, ${load(meta.loadAverage.end)} at the end`,
+    `- Machine: ${meta.cores} cores (${meta.cpuModel}) · Node ${meta.node} · load average (1/5/15 min) ${load(meta.loadAverage.start)} at the start, ${load(meta.loadAverage.end)} at the end (the bench's own load included)`,
     `- Load: ${meta.generator}, ${meta.pinned ? 'server pinned to core 0 and load generator to core 1 (taskset)' : 'not pinned'}; ` +
       `${s.repetitions} repetition(s) of ${s.durationS} s per server case after ${s.warmupS} s of warm-up; client repetitions of ≥ ${s.clientRepS} s and ≥ ${s.clientMinCalls} calls; medians of the repetitions`,
-    ...(busy ? ['- Note: the machine was busy during the run (1-minute load average above half its cores): absolute numbers are noisy; compare ratios, and rerun on a quiet machine'] : [])
+    ...(busy ? ['- Note: the machine was busy when the run started (1-minute load average above half its cores): absolute numbers are noisy; compare ratios, and rerun on a quiet machine'] : [])
   ]
 }
 
