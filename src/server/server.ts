@@ -1,7 +1,8 @@
-// createExtensionServer: a Runtime Extension served over HTTPS. Hook calls and probes are answered by the fast
-// path from node's request listener; everything else by fastify, whose route table is declarative (hook routes from the
+// createExtensionServer: a Runtime Extension served over HTTPS. Hook calls and probes are answered by the fast path
+// from node's request listener; everything else by fastify, whose route table is declarative (hook routes from the
 // handlers, Discovery from the same list, operations routes). fastify is loaded when first needed (a request the
-// fast path does not answer, `app`, `inject`, `close`): a server that only answers hook calls and probes starts without it.
+// fast path does not answer, `app`, `inject`, `close`): a server that only answers hook calls and probes starts
+// without it.
 import { randomUUID } from 'node:crypto'
 import { createRequire } from 'node:module'
 import { posix } from 'node:path'
