@@ -10,4 +10,5 @@ export {
 export {
   type CallOptions, type CallResult, type HandlerOutcome, HttpRuntimeClient, type KubeObject, RuntimeCallError, type RuntimeClient, type RuntimeClientOptions
 } from './client/index.js'
-export { Registry, RegistryError } from './registry/index.js'
+export { ExtensionRegistry, RegistryError } from './registry/index.js'
+export type { CodedError } from './errors/index.js'

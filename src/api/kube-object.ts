@@ -1,6 +1,6 @@
 // The one Kubernetes object type: type information and metadata (Kubernetes' ObjectMeta, as the hook types define
 // it); the rest of an object is its kind's own and passes through untouched.
-import type { ObjectMeta } from './hooks/v1alpha1/types.js'
+import type { ObjectMeta } from './hooks/v1alpha1/types.generated.js'
 
 export type { ObjectMeta }
 

@@ -1,15 +1,13 @@
 // The catalog: which hooks exist in which versions, where they are served, how versions convert.
+import { codedError } from '../errors/index.js'
 import type { HookConversion, HookDefinition, HookGroupVersion } from '../api/hooks/define.js'
 import { apiVersionOf, compareVersions, type GroupVersionHook, groupHookString, gvhString, hookPath, isKubeVersion } from './identity.js'
 import { type Direction, validate } from './validate.js'
-import { DNS1123_SUBDOMAIN_PATTERN } from '../api/extension-config-rules.js'
+import { DNS1123_SUBDOMAIN_PATTERN } from '../api/extension-config/rules.js'
 import { GROUP } from '../api/hooks/v1alpha1/constants.js'
-import { schemaProperties } from '../api/schema.js'
+import { schemaProperties } from '../api/schema/builders.js'
 
-export class CatalogError extends Error {
-  override name = 'CatalogError'
-  readonly code = 'ERR_RUNTIME_SDK_CATALOG'
-}
+export class CatalogError extends codedError('ERR_RUNTIME_SDK_CATALOG') {}
 
 /** One version of one hook, as the catalog knows it. */
 export interface CatalogHook {

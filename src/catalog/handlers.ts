@@ -1,7 +1,7 @@
 // Rules for extension handlers shared by servers (checked at registration) and clients (checked on discovery).
 import { DEFAULT_HANDLER_TIMEOUT_SECONDS, FAILURE_POLICIES, MAX_HANDLER_TIMEOUT_SECONDS } from '../api/hooks/v1alpha1/constants.js'
-import { DNS1123_LABEL_MESSAGE, DNS1123_LABEL_PATTERN } from '../api/extension-config-rules.js'
-import type { FailurePolicy } from '../api/hooks/v1alpha1/types.js'
+import { DNS1123_LABEL_MESSAGE, DNS1123_LABEL_PATTERN } from '../api/extension-config/rules.js'
+import type { FailurePolicy } from '../api/hooks/v1alpha1/types.generated.js'
 import type { Catalog } from './catalog.js'
 import { parseApiVersion } from './identity.js'
 

@@ -1,6 +1,6 @@
 // The OpenAPI 3.0 document of a catalog: one POST operation per hook version, request and response
 // schemas as named components (the names Cluster API's own document uses).
-import { COMPONENT_KEYWORD } from '../api/schema.js'
+import { COMPONENT_KEYWORD } from '../api/schema/builders.js'
 import type { Catalog, CatalogHook } from './catalog.js'
 import { createCatalog, HOOKS_GROUP } from './default.js'
 import { hookPath } from './identity.js'

@@ -4,8 +4,8 @@
 // Ajv is loaded when the first compiler is made: a process answering only Cluster API's hooks never loads it.
 import type { Ajv, ValidateFunction } from 'ajv'
 import type { TSchema } from 'typebox'
-import { createAjv } from '../api/ajv.js'
-import { COMPONENT_KEYWORD } from '../api/schema.js'
+import { createAjv } from '../shims/ajv.js'
+import { COMPONENT_KEYWORD } from '../api/schema/builders.js'
 
 export type Direction = 'request' | 'response' | 'decode'
 type Schema = Record<string, unknown>

@@ -1,9 +1,9 @@
 // runtime-sdk call: discovers extensions and calls every matching handler of a hook, like Cluster API would.
 import { readFile } from 'node:fs/promises'
 import { Command } from 'commander'
-import type { ExtensionConfig } from '../api/extension-config.js'
+import type { ExtensionConfig } from '../api/extension-config/types.js'
 import type { KubeObject } from '../api/kube-object.js'
-import { schemaProperties } from '../api/schema.js'
+import { schemaProperties } from '../api/schema/builders.js'
 import type { CatalogHook } from '../catalog/catalog.js'
 import { HOOKS_GROUP } from '../catalog/default.js'
 import { HttpRuntimeClient } from '../client/client.js'

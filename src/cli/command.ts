@@ -1,6 +1,7 @@
 // What every subcommand does alike, the way kubectl does it: exit codes (0 success, 1 the operation failed, 2 usage
 // or input error), errors as one line without a stack trace, -o/--output formats, and old flag names kept as hidden
 // aliases of the one spelling each flag has.
+import { codedError } from '../errors/index.js'
 import { type Command, CommanderError, Option } from 'commander'
 import { readProblem } from '../kube/manifests.js'
 
@@ -16,16 +17,10 @@ export interface CliIO {
 export const defaultIO: CliIO = { stdout: text => process.stdout.write(text), stderr: text => process.stderr.write(text) }
 
 /** Bad flags or input the user gave: exit 2, the message says what to change. */
-export class UsageError extends Error {
-  override name = 'UsageError'
-  readonly code = 'ERR_RUNTIME_SDK_USAGE'
-}
+export class UsageError extends codedError('ERR_RUNTIME_SDK_USAGE') {}
 
 /** The operation ran and failed (the message is already said): exit 1 without another line. */
-export class OperationFailed extends Error {
-  override name = 'OperationFailed'
-  readonly code = 'ERR_RUNTIME_SDK_OPERATION_FAILED'
-}
+export class OperationFailed extends codedError('ERR_RUNTIME_SDK_OPERATION_FAILED') {}
 
 /** Errors about what the user passed in: files, manifests, modules, flags. */
 const INPUT_ERROR_CODES = new Set([

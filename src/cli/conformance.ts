@@ -2,7 +2,7 @@
 // Exit codes: 0 when every required case passes, 1 when one fails, 2 for usage errors (flags, files).
 import { readFile, writeFile } from 'node:fs/promises'
 import { Command } from 'commander'
-import type { ExtensionConfig } from '../api/extension-config.js'
+import type { ExtensionConfig } from '../api/extension-config/types.js'
 import { createCatalog, HOOKS_GROUP } from '../catalog/default.js'
 import type { Catalog } from '../catalog/catalog.js'
 import { extensionConfigForUrl, isUrl, loadExtensionConfig } from '../client/extension-configs.js'

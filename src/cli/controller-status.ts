@@ -2,7 +2,7 @@
 // HTTPS (a controller run with --metrics-secure) the request carries the kubeconfig user's bearer token, which
 // the controller checks with a TokenReview and a SubjectAccessReview, as kubectl's requests to it would be.
 import { readFile } from 'node:fs/promises'
-import { Agent, request } from '../http/undici.js'
+import { Agent, request } from '../shims/undici.js'
 import { describeError } from '../client/wire.js'
 import type { StatusDocument } from '../controller/http.js'
 import { loadKubeConnection } from '../kube/kubeconfig.js'

@@ -4,8 +4,8 @@
 // against its catalog.
 import { Command } from 'commander'
 import { type ControllerEndpointFlags, controllerEndpointOptions, fetchControllerStatus } from './controller-status.js'
-import { EXTENSION_CONFIG_COLLECTION_PATH } from '../api/constants.js'
-import type { ExtensionConfig } from '../api/extension-config.js'
+import { EXTENSION_CONFIG_COLLECTION_PATH } from '../api/extension-config/constants.js'
+import type { ExtensionConfig } from '../api/extension-config/types.js'
 import { createCatalog } from '../catalog/default.js'
 import { KubeApi } from '../kube/api.js'
 import { type CrdOwnership, describeCrdOwnership, readCrdOwnership } from '../controller/crd-owner.js'

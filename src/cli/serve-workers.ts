@@ -4,7 +4,7 @@
 // serve loads this module only with --workers above 1: node:cluster brings child_process, dgram and more along.
 import cluster from 'node:cluster'
 import type { Registry } from 'prom-client'
-import { loadAggregatorRegistry } from '../metrics/index.js'
+import { loadAggregatorRegistry } from '../shims/prom-client.js'
 import { RetryBackoff } from '../backoff/backoff.js'
 import type { MetricsView } from '../server/server.js'
 

@@ -1,7 +1,7 @@
 // runtime-sdk status: what a running controller knows about every ExtensionConfig (its /extensionconfigs).
 import { Command } from 'commander'
 import { type ControllerEndpointFlags, controllerEndpointOptions, fetchControllerStatus } from './controller-status.js'
-import type { ObservedCondition } from '../api/extension-config.js'
+import type { ObservedCondition } from '../api/extension-config/types.js'
 import type { StatusDocument } from '../controller/http.js'
 import { action, type CliIO, defaultIO, kubeconfigOptions } from './command.js'
 import { type OutputFormat, outputOption, render } from './output.js'

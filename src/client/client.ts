@@ -3,13 +3,13 @@
 import type { LookupFunction } from 'node:net'
 import type { Registry as PromRegistry } from 'prom-client'
 import type { HookDefinition, RequestOf, ResponseOf } from '../api/hooks/define.js'
-import type { ExtensionConfig } from '../api/extension-config.js'
+import type { ExtensionConfig } from '../api/extension-config/types.js'
 import type { Catalog, CatalogHook } from '../catalog/catalog.js'
 import { createCatalog } from '../catalog/default.js'
 import { DEFAULT_HANDLER_TIMEOUT_SECONDS } from '../api/hooks/v1alpha1/constants.js'
 import { MAX_BODY_BYTES, validateDiscoveredHandlers } from '../catalog/handlers.js'
 import { groupHookString, gvhString } from '../catalog/identity.js'
-import { type ExtensionRegistration, nameForHandler, Registry } from '../registry/registry.js'
+import { type ExtensionRegistration, nameForHandler, ExtensionRegistry } from '../registry/registry.js'
 import { isEmptySelector, type Labels, matchesSelector } from '../registry/selector.js'
 import { KeyedBackoff, type BackoffOptions } from '../backoff/backoff.js'
 import { CallingError, RuntimeCallError } from './errors.js'
@@ -26,8 +26,8 @@ export type NamespaceLabelsResolver = (namespace: string) => Promise<Labels | un
 export interface RuntimeClientOptions {
   /** catalog defaults to createCatalog(). */
   catalog?: Catalog
-  /** registry defaults to a new, not yet warmed up, Registry. */
-  registry?: Registry
+  /** registry defaults to a new, not yet warmed up, ExtensionRegistry. */
+  registry?: ExtensionRegistry
   /** namespaceLabels resolves the labels of the namespace of the object a hook is called for. */
   namespaceLabels?: NamespaceLabelsResolver
   /** resolve rewrites a URL before connecting (e.g. Service DNS name to a port-forward); the TLS server name stays. */
@@ -60,7 +60,7 @@ export interface RuntimeClientOptions {
 /** The runtime client over HTTPS: Cluster API's runtime client semantics, with bounded parallelism, backoff and caching. */
 export class HttpRuntimeClient implements RuntimeClient {
   readonly catalog: Catalog
-  readonly registry: Registry
+  readonly registry: ExtensionRegistry
   readonly metrics: RuntimeClientMetrics
   readonly agents: AgentPool
   readonly #options: RuntimeClientOptions
@@ -70,7 +70,7 @@ export class HttpRuntimeClient implements RuntimeClient {
   constructor (options: RuntimeClientOptions = {}) {
     this.#options = options
     this.catalog = options.catalog ?? createCatalog()
-    this.registry = options.registry ?? new Registry()
+    this.registry = options.registry ?? new ExtensionRegistry()
     const now = options.now ?? Date.now
     const backoff = options.backoff === false ? undefined : new KeyedBackoff(options.backoff, now)
     this.metrics = new RuntimeClientMetrics(options.metricsRegistry, () => backoff?.active() ?? 0)

@@ -1,21 +1,17 @@
 // The errors of the client layer. RuntimeCallError and TransportError reach callers; the others classify one
 // handler call inside the client: a CallingError is subject to failurePolicy, a HandlerError never is.
+import { codedError } from '../errors/index.js'
 import type { HandlerOutcome } from './runtime-client.js'
 
 /** An error of a call, with the outcome of every handler. */
-export class RuntimeCallError extends Error {
-  override name = 'RuntimeCallError'
-  readonly code = 'ERR_RUNTIME_SDK_CALL'
+export class RuntimeCallError extends codedError('ERR_RUNTIME_SDK_CALL') {
   constructor (message: string, readonly handlers: HandlerOutcome[] = []) {
     super(message)
   }
 }
 
 /** A CA bundle or client certificate that cannot be used. */
-export class TransportError extends Error {
-  override name = 'TransportError'
-  readonly code = 'ERR_RUNTIME_SDK_TRANSPORT'
-}
+export class TransportError extends codedError('ERR_RUNTIME_SDK_TRANSPORT') {}
 
 /** A failure in calling a handler (transport, TLS, timeout, HTTP status, body): subject to failurePolicy. */
 export class CallingError extends Error {}

@@ -1,8 +1,8 @@
 // ExtensionConfigs for the runtime client from outside a cluster: read from manifests, validated and defaulted as
 // the API server (and the controller's file source) would, or made for a bare URL.
 import { readFile } from 'node:fs/promises'
-import type { ExtensionConfig } from '../api/extension-config.js'
-import { validateExtensionConfig } from '../api/validate.js'
+import type { ExtensionConfig } from '../api/extension-config/types.js'
+import { validateExtensionConfig } from '../api/extension-config/validate.js'
 import { manifestFiles, readDocuments, readProblem } from '../kube/manifests.js'
 import { ManifestError } from '../kube/errors.js'
 

@@ -2,7 +2,7 @@
 // the handler's version and up again, POSTed within the handler's timeout, decoded and checked; failurePolicy
 // Ignore applied to calling errors. Around it: per-handler backoff, the blocking-response cache and metrics.
 import { createHash } from 'node:crypto'
-import type { ClientConfig } from '../api/extension-config.js'
+import type { ClientConfig } from '../api/extension-config/types.js'
 import type { Catalog, CatalogHook } from '../catalog/catalog.js'
 import { DEFAULT_HANDLER_TIMEOUT_SECONDS } from '../api/hooks/v1alpha1/constants.js'
 import { type GroupVersionHook, gvhString } from '../catalog/identity.js'

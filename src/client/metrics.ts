@@ -1,5 +1,5 @@
 // Prometheus metrics of the runtime client, named and labelled like Cluster API's (internal/runtime/metrics).
-import { Counter, Gauge, Histogram, Registry } from '../metrics/index.js'
+import { Counter, Gauge, Histogram, Registry } from '../shims/prom-client.js'
 
 /** Cluster API's buckets for capi_runtime_sdk_request_duration_seconds. */
 export const REQUEST_DURATION_BUCKETS = [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60]

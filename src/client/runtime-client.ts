@@ -1,7 +1,7 @@
 // RuntimeClient: what a controller needs to call Runtime Hooks (Cluster API's runtimeclient.Client). HttpRuntimeClient
 // calls extensions over HTTPS; FakeRuntimeClient (runtime-sdk/testing) answers from a script, for controllers' unit tests.
 import type { HookDefinition, RequestOf, ResponseOf } from '../api/hooks/define.js'
-import type { ExtensionConfig } from '../api/extension-config.js'
+import type { ExtensionConfig } from '../api/extension-config/types.js'
 import type { KubeObject } from '../api/kube-object.js'
 import type { GroupVersionHook } from '../catalog/identity.js'
 

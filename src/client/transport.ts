@@ -3,9 +3,9 @@ import { X509Certificate } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { isIP, type LookupFunction } from 'node:net'
 import { posix } from 'node:path'
-import type { ClientConfig } from '../api/extension-config.js'
+import type { ClientConfig } from '../api/extension-config/types.js'
 import { TransportError } from './errors.js'
-import { Agent } from '../http/undici.js'
+import { Agent } from '../shims/undici.js'
 
 /** A client certificate for mTLS: PEM strings or the paths of PEM files. */
 export type ClientCertificate = { cert: string, key: string } | { certFile: string, keyFile: string }

@@ -2,13 +2,13 @@
 // the body read up to MAX_BODY_BYTES, the response decoded like Go's encoding/json, and a failed call described in
 // one line. The conformance tool calls extensions through the same functions.
 import type { Dispatcher } from 'undici'
-import type { ClientConfig } from '../api/extension-config.js'
-import { schemaProperties } from '../api/schema.js'
+import type { ClientConfig } from '../api/extension-config/types.js'
+import { schemaProperties } from '../api/schema/builders.js'
 import type { Catalog, CatalogHook } from '../catalog/catalog.js'
 import { MAX_BODY_BYTES } from '../catalog/handlers.js'
 import { CallingError } from './errors.js'
 import { urlForExtension } from './transport.js'
-import { request } from '../http/undici.js'
+import { request } from '../shims/undici.js'
 
 export interface HttpResult {
   statusCode: number

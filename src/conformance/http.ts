@@ -1,6 +1,6 @@
 // HTTP calls of a conformance run: POSTs over the runtime client's TLS settings (AgentPool: TLS 1.2+, server name
 // pinned to the URL host, the CA bundle), never following redirects, each recorded as evidence.
-import type { ClientConfig } from '../api/extension-config.js'
+import type { ClientConfig } from '../api/extension-config/types.js'
 import type { AgentPool } from '../client/transport.js'
 import { describeError, hookUrl, postHook } from '../client/wire.js'
 import type { HttpEvidence } from './types.js'

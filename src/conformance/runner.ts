@@ -1,7 +1,7 @@
 // Runs the conformance cases against one extension: TLS and Discovery first, then every case for every
 // discovered handler, then the run-wide cases. Calls are sequential, so timings are the extension's own.
 import { readFileSync } from 'node:fs'
-import type { ExtensionConfig } from '../api/extension-config.js'
+import type { ExtensionConfig } from '../api/extension-config/types.js'
 import type { Catalog } from '../catalog/catalog.js'
 import { createCatalog } from '../catalog/default.js'
 import { DEFAULT_HANDLER_TIMEOUT_SECONDS } from '../api/hooks/v1alpha1/constants.js'

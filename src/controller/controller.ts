@@ -1,9 +1,9 @@
 // The ExtensionConfig controller: source events -> filtered, keyed work queue -> reconciler -> registry.
 // The same code runs on the Kubernetes source and on the file source.
 import { isDeepStrictEqual } from 'node:util'
-import { Registry as PromRegistry } from '../metrics/index.js'
-import { INJECT_CA_FROM_SECRET_ANNOTATION } from '../api/constants.js'
-import type { ExtensionConfig } from '../api/extension-config.js'
+import { Registry as PromRegistry } from '../shims/prom-client.js'
+import { INJECT_CA_FROM_SECRET_ANNOTATION } from '../api/extension-config/constants.js'
+import type { ExtensionConfig } from '../api/extension-config/types.js'
 import { HttpRuntimeClient } from '../client/client.js'
 import { registrationsOf } from '../registry/registry.js'
 import { ControllerMetrics } from './metrics.js'

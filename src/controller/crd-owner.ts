@@ -2,7 +2,8 @@
 // webhook and its own controller writing status: writing status there, or applying our CRD over it, competes
 // with Cluster API. The CRD's labels tell: Cluster API labels everything it installs with its provider name;
 // ours carries app.kubernetes.io/part-of=runtime-sdk. An unlabelled CRD (installed by hand) counts as ours.
-import { CLUSTER_API_PROVIDER_LABEL, EXTENSION_CONFIG_CRD_NAME, PART_OF_LABEL, PART_OF_RUNTIME_SDK } from '../api/constants.js'
+import { codedError } from '../errors/index.js'
+import { CLUSTER_API_PROVIDER_LABEL, EXTENSION_CONFIG_CRD_NAME, PART_OF_LABEL, PART_OF_RUNTIME_SDK } from '../api/extension-config/constants.js'
 import type { KubeObject } from '../api/kube-object.js'
 import type { KubeApi } from '../kube/api.js'
 import { isNotFound } from '../kube/errors.js'
@@ -47,13 +48,11 @@ export function describeCrdOwnership (ownership: CrdOwnership): string {
 }
 
 /** A controller about to write status on a CRD someone else owns, without --take-over-crd. */
-export class ForeignCrdError extends Error {
-  readonly code = 'ERR_RUNTIME_SDK_FOREIGN_CRD'
+export class ForeignCrdError extends codedError('ERR_RUNTIME_SDK_FOREIGN_CRD') {
   readonly ownership: CrdOwnership
 
   constructor (ownership: CrdOwnership) {
     super(`${describeCrdOwnership(ownership)}: run beside it with --read-only (deploy/beside-cluster-api), or pass --take-over-crd to write status there anyway`)
-    this.name = 'ForeignCrdError'
     this.ownership = ownership
   }
 }

@@ -1,8 +1,8 @@
 // ExtensionConfigs from the Kubernetes API: a cached watch of ExtensionConfigs, a metadata-only watch of
 // Secrets (their data is read on demand, never cached), status written through the status subresource with
 // optimistic concurrency.
-import { EXTENSION_CONFIG_COLLECTION_PATH as COLLECTION, V1BETA2_API_VERSION } from '../api/constants.js'
-import type { ExtensionConfig, ExtensionConfigStatus } from '../api/extension-config.js'
+import { EXTENSION_CONFIG_COLLECTION_PATH as COLLECTION, V1BETA2_API_VERSION } from '../api/extension-config/constants.js'
+import type { ExtensionConfig, ExtensionConfigStatus } from '../api/extension-config/types.js'
 import type { Labels } from '../registry/selector.js'
 import type { StoredObject } from '../api/kube-object.js'
 import type { KubeApi } from '../kube/api.js'

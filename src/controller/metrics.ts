@@ -1,5 +1,5 @@
 // Controller metrics under controller-runtime's names (dashboards carry over) plus per-ExtensionConfig gauges.
-import { Counter, Gauge, Histogram, type Registry } from '../metrics/index.js'
+import { Counter, Gauge, Histogram, type Registry } from '../shims/prom-client.js'
 import { reuse } from '../client/metrics.js'
 
 const CONTROLLER = 'extensionconfig'

@@ -1,6 +1,6 @@
 // Hook versions that a catalog no longer knows (the handler would stop working) or marks deprecated
 // (Runtime SDK proposal: upgrade preflight, Cluster API #6903/#6904).
-import type { ExtensionHandlerStatus } from '../api/extension-config.js'
+import type { ExtensionHandlerStatus } from '../api/extension-config/types.js'
 import type { Catalog } from '../catalog/catalog.js'
 import { parseApiVersion } from '../catalog/identity.js'
 

@@ -1,13 +1,14 @@
 // Reconciles one ExtensionConfig, whatever its source (Kubernetes or files): pause, CA injection from a Secret,
 // discovery, status and registration, following Cluster API's core/reconcilers/extensionconfig. Differences:
 // a missing CA Secret is a wait (a condition, no retry loop), and deprecated hook versions are reported.
+import { codedError } from '../errors/index.js'
 import { isDeepStrictEqual } from 'node:util'
-import type { Condition, ExtensionConfig, ExtensionConfigStatus, V1Beta1Condition } from '../api/extension-config.js'
+import type { Condition, ExtensionConfig, ExtensionConfigStatus, V1Beta1Condition } from '../api/extension-config/types.js'
 import {
   CONDITION_DEPRECATED_HOOKS, CONDITION_DISCOVERED, CONDITION_PAUSED, DISCOVERY_ERROR_PREFIX, INJECT_CA_FROM_SECRET_ANNOTATION,
   PAUSED_ANNOTATION, PAUSED_MESSAGE, REASON_DEPRECATED_HOOKS, REASON_DISCOVERED, REASON_DISCOVERY_FAILED, REASON_INVALID_CA_SECRET_REFERENCE,
   REASON_NOT_DISCOVERED, REASON_NOT_PAUSED, REASON_PAUSED, REASON_WAITING_FOR_CA_SECRET
-} from '../api/constants.js'
+} from '../api/extension-config/constants.js'
 import type { HttpRuntimeClient } from '../client/client.js'
 import { findCondition, removeCondition, setCondition } from './conditions.js'
 import { describeProblem, hookVersionProblems } from './preflight.js'
@@ -30,10 +31,7 @@ interface ReconcileResult {
 }
 
 /** A discovery error: the status says so; the caller retries with backoff. */
-export class DiscoveryError extends Error {
-  override name = 'DiscoveryError'
-  readonly code = 'ERR_RUNTIME_SDK_DISCOVERY'
-}
+export class DiscoveryError extends codedError('ERR_RUNTIME_SDK_DISCOVERY') {}
 
 interface ReconcilerOptions {
   source: ExtensionConfigSource

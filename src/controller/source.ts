@@ -1,6 +1,6 @@
 // Where ExtensionConfigs and CA Secrets come from and where status goes: the Kubernetes API or a directory.
 // The controller and reconciler only see this interface, so both sources run the same code.
-import type { ExtensionConfig, ExtensionConfigStatus } from '../api/extension-config.js'
+import type { ExtensionConfig, ExtensionConfigStatus } from '../api/extension-config/types.js'
 import type { NamespaceLabelsResolver } from '../client/client.js'
 import type { Staleness } from '../kube/reflector.js'
 

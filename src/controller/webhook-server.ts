@@ -1,11 +1,11 @@
 // The CRD conversion webhook: a small HTTPS server answering the API server's ConversionReviews for
-// ExtensionConfigs on POST /convert (see src/api/conversion.ts), plus GET /healthz. Certificates are read from
+// ExtensionConfigs on POST /convert (see src/api/extension-config/conversion.ts), plus GET /healthz. Certificates are read from
 // files and reloaded when cert-manager rotates them. Every other outcome is a JSON error with a stable code.
 import type { SecureContextOptions } from 'node:tls'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { pino, type Logger } from 'pino'
-import { reviewConversion } from '../api/conversion.js'
-import { WEBHOOK_PATH } from '../api/constants.js'
+import { reviewConversion } from '../api/extension-config/conversion.js'
+import { WEBHOOK_PATH } from '../api/extension-config/constants.js'
 import { appOptions, HttpError, isJsonContentType, listenAt, methodNotAllowed, operationsRoutes } from '../http/index.js'
 import { httpsOptions, type TLSFileOptions, watchCertificates } from '../tls/watcher.js'
 

@@ -5,4 +5,4 @@
 export { isJsonContentType } from './content-type.js'
 export { HttpError, sendError } from './errors.js'
 export { jsonErrors, listenAt, methodNotAllowed, operationsRoutes, PROBES, serverUrl } from './operations.js'
-export { appOptions } from './app-options.js'
+export { appOptions } from '../shims/fastify-options.js'

@@ -4,7 +4,7 @@
 // Generic over object types: it knows paths, not kinds.
 import type { ConnectionOptions } from 'node:tls'
 import type { Dispatcher } from 'undici'
-import { Agent, request } from '../http/undici.js'
+import { Agent, request } from '../shims/undici.js'
 import type { KubeCredentials } from './credentials.js'
 import { KubeApiError, type KubeStatus } from './errors.js'
 import { fromKubeConfig, type KubeConfigLike, type KubeconfigSelection, type KubeConnection, loadKubeConnection } from './kubeconfig.js'

@@ -1,6 +1,8 @@
 // The errors of the Kubernetes plumbing: the API server's (the HTTP status plus the reason and message of the Status
 // object it answers with, or a reason derived from the status code) and unreadable manifests (ManifestError).
 
+import { codedError } from '../errors/index.js'
+
 /** The metav1.Status object the apiserver returns for failed requests and in watch ERROR events. */
 export interface KubeStatus {
   apiVersion?: string
@@ -82,9 +84,7 @@ export const isResourceExpired = (err: unknown): err is KubeApiError =>
   isKubeApiError(err) && (err.code === 410 || err.reason === 'Expired' || err.reason === 'Gone')
 
 /** A manifest file that cannot be read or parsed. */
-export class ManifestError extends Error {
-  override name = 'ManifestError'
-  readonly code = 'ERR_RUNTIME_SDK_MANIFEST'
+export class ManifestError extends codedError('ERR_RUNTIME_SDK_MANIFEST') {
   /** reason is the message without the file name. */
   constructor (readonly file: string, readonly reason: string) {
     super(`${file}: ${reason}`)

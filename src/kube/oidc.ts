@@ -3,7 +3,7 @@
 // them in memory and leave the file alone.
 import { readFileSync } from 'node:fs'
 import type { Dispatcher } from 'undici'
-import { Agent, request, type RequestOptions } from '../http/undici.js'
+import { Agent, request, type RequestOptions } from '../shims/undici.js'
 import type { Fresh } from './credentials.js'
 import { readProblem } from './manifests.js'
 

@@ -1,7 +1,7 @@
 // Lifecycle hooks of the reference extension: each answers what the responses file says for its hook,
 // by default Success (and retryAfterSeconds 0, i.e. not blocking).
 import type { HookDefinition } from '../api/hooks/define.js'
-import { schemaProperties } from '../api/schema.js'
+import { schemaProperties } from '../api/schema/builders.js'
 import {
   AfterClusterUpgrade, AfterControlPlaneInitialized, AfterControlPlaneUpgrade, AfterWorkersUpgrade, BeforeClusterCreate,
   BeforeClusterDelete, BeforeClusterUpgrade, BeforeControlPlaneUpgrade, BeforeWorkersUpgrade

@@ -1,7 +1,8 @@
 // The registry of extension handlers: every handler of every discovered ExtensionConfig, by registered name.
-import type { ClientConfig, ExtensionConfig, LabelSelector } from '../api/extension-config.js'
+import { codedError } from '../errors/index.js'
+import type { ClientConfig, ExtensionConfig, LabelSelector } from '../api/extension-config/types.js'
 import { DEFAULT_HANDLER_TIMEOUT_SECONDS } from '../api/hooks/v1alpha1/constants.js'
-import type { FailurePolicy } from '../api/hooks/v1alpha1/types.js'
+import type { FailurePolicy } from '../api/hooks/v1alpha1/types.generated.js'
 import { type GroupVersionHook, parseApiVersion } from '../catalog/identity.js'
 import { labelSelectorErrors } from './selector.js'
 
@@ -24,10 +25,7 @@ export interface ExtensionRegistration {
   settings: Record<string, string>
 }
 
-export class RegistryError extends Error {
-  override name = 'RegistryError'
-  readonly code = 'ERR_RUNTIME_SDK_REGISTRY'
-}
+export class RegistryError extends codedError('ERR_RUNTIME_SDK_REGISTRY') {}
 
 /** `<handler>.<ExtensionConfig name>`. */
 export function nameForHandler (handlerName: string, extensionConfigName: string): string {
@@ -99,7 +97,7 @@ function join (errors: string[]): string {
  * In-memory registry of handlers, gated by a warm-up. Unlike Cluster API, replacing an ExtensionConfig is
  * atomic: a failed add keeps its previous handlers.
  */
-export class Registry {
+export class ExtensionRegistry {
   #items = new Map<string, ExtensionRegistration>()
   #ready = false
   #resolveReady!: () => void

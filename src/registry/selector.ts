@@ -1,5 +1,5 @@
 // Kubernetes label selectors: matchLabels and matchExpressions (In, NotIn, Exists, DoesNotExist).
-import type { LabelSelector } from '../api/extension-config.js'
+import type { LabelSelector } from '../api/extension-config/types.js'
 
 export type Labels = Readonly<Record<string, string>>
 

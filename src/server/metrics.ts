@@ -1,5 +1,5 @@
 // Prometheus metrics of one extension server, in a registry of its own (several servers per process work).
-import { collectDefaultMetrics, Counter, Histogram, Registry } from '../metrics/index.js'
+import { collectDefaultMetrics, Counter, Histogram, Registry } from '../shims/prom-client.js'
 
 /** Why a call ended in Failure without (or despite) the handler: a stable label value. */
 export type FailureReason = 'body_too_large' | 'malformed_json' | 'invalid_request' | 'handler_error' | 'handler_failure' | 'deadline_exceeded' | 'invalid_response'

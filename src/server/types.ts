@@ -1,8 +1,8 @@
 // The public types of the extension server SDK: the handlers an extension declares and the context they run in.
 import type { Logger } from 'pino'
 import type { HookDefinition } from '../api/hooks/define.js'
-import type { HookTypes } from '../api/hooks/v1alpha1/types.js'
-import type { FailurePolicy } from '../api/hooks/v1alpha1/types.js'
+import type { HookTypes } from '../api/hooks/v1alpha1/types.generated.js'
+import type { FailurePolicy } from '../api/hooks/v1alpha1/types.generated.js'
 
 /** Every field of a v1alpha1 hook response. */
 type ResponseField = { [N in keyof HookTypes]: keyof HookTypes[N]['response'] }[keyof HookTypes]

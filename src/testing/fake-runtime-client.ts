@@ -2,7 +2,7 @@
 // (Cluster API's fake runtime client). Answers are scripted per hook and handler name, every call is recorded, and
 // aggregation, failure policies and error messages are the real client's.
 import type { HookDefinition, RequestOf, ResponseOf } from '../api/hooks/define.js'
-import type { ExtensionConfig } from '../api/extension-config.js'
+import type { ExtensionConfig } from '../api/extension-config/types.js'
 import type { Catalog, CatalogHook } from '../catalog/catalog.js'
 import { createCatalog } from '../catalog/default.js'
 import { groupHookString } from '../catalog/identity.js'

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import t from 'tap'
-import { schemaProperties } from '../../src/api/schema.js'
+import { schemaProperties } from '../../src/api/schema/builders.js'
 import { createCatalog } from '../../src/catalog/index.js'
 import { TEST_GROUP, testGroupVersions } from '../helpers/test-hooks.js'
 

@@ -8,7 +8,7 @@ import type { HookGroupVersion } from '../../src/api/hooks/define.js'
 import { createCatalog } from '../../src/catalog/default.js'
 import { loadCABundle, HttpRuntimeClient, urlForExtension } from '../../src/client/index.js'
 import { CABundleCache } from '../../src/client/transport.js'
-import { Registry } from '../../src/registry/registry.js'
+import { ExtensionRegistry } from '../../src/registry/registry.js'
 import { testGroupVersions, testV1alpha3, TEST_GROUP } from '../helpers/test-hooks.js'
 import { cluster, createPki, json, type Route, startExtension } from '../helpers/test-extension.js'
 import { extensionConfig } from '../../tools/harness/extension-config.js'
@@ -431,7 +431,7 @@ t.test('a CA bundle with a broken certificate is refused', async t => {
 })
 
 t.test('an unready registry and an unknown hook are errors', async t => {
-  const client = new HttpRuntimeClient({ registry: new Registry() })
+  const client = new HttpRuntimeClient({ registry: new ExtensionRegistry() })
   t.teardown(() => client.close())
   await t.rejects(client.callAllExtensions(BeforeClusterCreate, cluster, { cluster }), {
     message: 'failed to call extension handlers for hook "BeforeClusterCreate.hooks.runtime.cluster.x-k8s.io": invalid operation: List cannot be called on a registry which has not been warmed up'

@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
-import { convertExtensionConfig } from '../../src/api/conversion.js'
+import { convertExtensionConfig } from '../../src/api/extension-config/conversion.js'
 import { createWebhookServer, DEFAULT_WEBHOOK_PORT, MAX_CONVERSION_BODY_BYTES } from '../../src/controller/webhook-server.js'
 import { call, silent, tlsFixture } from '../helpers/server.js'
 

@@ -1,8 +1,8 @@
 // The admission rules of ExtensionConfig as test cases: for each rule an object that breaks it, the exact error
-// validateExtensionConfig reports, and the closest valid object. Used by test/api/rules.test.ts and, against
+// validateExtensionConfig reports, and the closest valid object. Used by test/api/extension-config/rules.test.ts and, against
 // the API server, by test/e2e/crd.test.ts. (A data module: tap lists it as "no tests found".)
-import * as rules from '../../src/api/extension-config-rules.js'
-import type { Rule } from '../../src/api/rules.js'
+import * as rules from '../../src/api/extension-config/rules.js'
+import type { Rule } from '../../src/api/schema/cel-rules.js'
 
 const API = 'runtime.cluster.x-k8s.io/v1beta2'
 type Spec = Record<string, unknown>

@@ -2,9 +2,9 @@
 // proving conversions across versions: each version adds one optional field to request and response.
 import { defineHook, type HookGroupVersion } from '../../src/api/hooks/define.js'
 import { Type } from 'typebox'
-import { Int32, Optional, Str, StringEnum } from '../../src/api/schema.js'
+import { Int32, Optional, Str, StringEnum } from '../../src/api/schema/builders.js'
 import { definitionSchema } from '../../src/api/hooks/v1alpha1/schemas.js'
-import type { Cluster as ClusterType } from '../../src/api/hooks/v1alpha1/types.js'
+import type { Cluster as ClusterType } from '../../src/api/hooks/v1alpha1/types.generated.js'
 
 export const TEST_GROUP = 'test.runtime.cluster.x-k8s.io'
 

@@ -18,7 +18,7 @@ import { isDeepStrictEqual } from 'node:util'
 import t from 'tap'
 import type { HookDefinition } from '../../src/api/hooks/define.js'
 import { hooks as v1alpha1Hooks, sampleRequest } from '../../src/api/hooks/v1alpha1/index.js'
-import type { ExtensionConfig } from '../../src/api/extension-config.js'
+import type { ExtensionConfig } from '../../src/api/extension-config/types.js'
 import { serve } from '../../src/cli/serve.js'
 import { HttpRuntimeClient, RuntimeCallError } from '../../src/client/index.js'
 import {

@@ -1,6 +1,6 @@
 import t from 'tap'
-import type { ExtensionConfig } from '../../src/api/extension-config.js'
-import { extensionNameFromHandlerName, nameForHandler, Registry } from '../../src/registry/index.js'
+import type { ExtensionConfig } from '../../src/api/extension-config/types.js'
+import { extensionNameFromHandlerName, nameForHandler, ExtensionRegistry } from '../../src/registry/index.js'
 
 const API = 'hooks.runtime.cluster.x-k8s.io/v1alpha1'
 const BCC = { group: 'hooks.runtime.cluster.x-k8s.io', hook: 'BeforeClusterCreate' }
@@ -14,7 +14,7 @@ function ec (name: string, handlers: Array<[string, string, string?]>, extra: Pa
 }
 
 t.test('warm-up gates every operation', async t => {
-  const r = new Registry()
+  const r = new ExtensionRegistry()
   t.equal(r.isReady(), false)
   t.throws(() => r.get('a.b'), { message: 'invalid operation: Get cannot be called on a registry not yet ready' })
   t.throws(() => r.list(BCC), { message: 'invalid operation: List cannot be called on a registry which has not been warmed up' })
@@ -38,7 +38,7 @@ t.test('warm-up gates every operation', async t => {
 })
 
 t.test('registrations: names, defaults, all versions of a hook, order by name', async t => {
-  const r = new Registry()
+  const r = new ExtensionRegistry()
   r.warmUp([
     ec('zeta', [['b', 'BeforeClusterCreate'], ['x', 'AfterControlPlaneInitialized']]),
     ec('alpha', [['b', 'BeforeClusterCreate', 'hooks.runtime.cluster.x-k8s.io/v1alpha2']], { settings: { k: 'v' } }, '42')
@@ -62,7 +62,7 @@ t.test('registrations: names, defaults, all versions of a hook, order by name', 
 })
 
 t.test('add replaces atomically; a failed add keeps the previous handlers; remove', async t => {
-  const r = new Registry()
+  const r = new ExtensionRegistry()
   r.warmUp([ec('ext', [['a', 'BeforeClusterCreate'], ['b', 'BeforeClusterCreate']]), ec('other', [['a', 'BeforeClusterCreate']])])
   r.add(ec('ext', [['c', 'BeforeClusterCreate']], {}, '2'))
   t.same(r.list(BCC).map(x => x.name), ['a.other', 'c.ext'])

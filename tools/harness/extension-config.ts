@@ -1,5 +1,5 @@
 // ExtensionConfigs as the registry holds them after discovery, for tests and benchmarks that skip discovery.
-import type { ExtensionConfig } from '../../src/api/extension-config.js'
+import type { ExtensionConfig } from '../../src/api/extension-config/types.js'
 
 export interface HandlerSpec {
   name: string

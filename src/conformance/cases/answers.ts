@@ -1,6 +1,6 @@
 // What handlers answer: a schema-valid response to a realistic request, with or without a Content-Type header,
 // and a Failure (not an HTTP error) to input they cannot read.
-import { schemaProperties } from '../../api/schema.js'
+import { schemaProperties } from '../../api/schema/builders.js'
 import { answerProblem, describeStatus, fail, type HandlerCaseContext, type CaseVerdict, pass } from '../context.js'
 import type { Exchange } from '../http.js'
 

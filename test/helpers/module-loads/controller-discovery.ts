@@ -1,7 +1,7 @@
 // Run with register.mjs: loads the controller as `runtime-sdk controller` does, discovers the extension at argv[2]
 // (caBundle argv[3]) through the runtime client, then validates an ExtensionConfig as the file source does. Prints
 // "discovered <n>" and marks on stderr where validation starts, so the loads before it can be told apart.
-import { validateExtensionConfig } from '../../../src/api/validate.js'
+import { validateExtensionConfig } from '../../../src/api/extension-config/validate.js'
 import { HttpRuntimeClient } from '../../../src/client/client.js'
 import '../../../src/cli/controller.js'
 

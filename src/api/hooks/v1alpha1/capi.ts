@@ -1,7 +1,7 @@
 // Cluster API v1.14's definitions of the hook types and the objects they carry (definitions.json, dumped from its Go
 // types by tools/capi-schemas), completed with what its Go code says beyond the validation markers.
 import { FAILURE_POLICIES, RESPONSE_STATUSES } from './constants.js'
-import capi from './definitions.json' with { type: 'json' }
+import capi from '../../../../hooks/v1alpha1/definitions.json' with { type: 'json' }
 
 type Definition = Record<string, unknown>
 

@@ -6,7 +6,7 @@ import { hooks } from './hooks.js'
 
 export * from './constants.js'
 export * from './hooks.js'
-export type * from './types.js'
+export type * from './types.generated.js'
 export { sampleRequest, sampleRequests } from './samples.js'
 
 export const groupVersion: HookGroupVersion = { group: GROUP, version: VERSION, hooks }

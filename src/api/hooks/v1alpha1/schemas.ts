@@ -3,7 +3,7 @@
 // named as an OpenAPI component and shared by every schema that refers to it; what validation checks of them is
 // decided per direction in src/catalog/validate.ts.
 import type { TSchema } from 'typebox'
-import { COMPONENT_KEYWORD } from '../../schema.js'
+import { COMPONENT_KEYWORD } from '../../schema/builders.js'
 import { capiHooks, definitions } from './capi.js'
 
 type Schema = Record<string, unknown>

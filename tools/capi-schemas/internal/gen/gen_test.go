@@ -13,9 +13,9 @@ import (
 )
 
 // committed is the generated file, relative to this package's directory.
-var committed = filepath.Join("..", "..", "..", "..", "src", "api", "hooks", "v1alpha1", "definitions.json")
+var committed = filepath.Join("..", "..", "..", "..", "hooks", "v1alpha1", "definitions.json")
 
-const regenerate = "run `bin=$(tools/build.sh capi-schemas) && \"$bin/schemas\" -o src/api/hooks/v1alpha1/definitions.json` " +
+const regenerate = "run `bin=$(tools/build.sh capi-schemas) && \"$bin/schemas\" -o hooks/v1alpha1/definitions.json` " +
 	"from the repository root (tools/build.sh capi-schemas builds the command and prints its directory as its last line)"
 
 // generated runs the generator once for all tests of the package.
@@ -41,10 +41,10 @@ func TestCommittedFileIsUpToDate(t *testing.T) {
 	}
 	have, err := os.ReadFile(committed)
 	if err != nil {
-		t.Fatalf("src/api/hooks/v1alpha1/definitions.json: %v; %s", err, regenerate)
+		t.Fatalf("hooks/v1alpha1/definitions.json: %v; %s", err, regenerate)
 	}
 	if !bytes.Equal(have, raw) {
-		t.Fatalf("src/api/hooks/v1alpha1/definitions.json is stale: %s\nfirst difference: %s", regenerate, firstDifference(have, raw))
+		t.Fatalf("hooks/v1alpha1/definitions.json is stale: %s\nfirst difference: %s", regenerate, firstDifference(have, raw))
 	}
 }
 

@@ -1,16 +1,16 @@
 // ExtensionConfig runtime.cluster.x-k8s.io/v1beta2: the hub and storage version
 // (api/runtime/v1beta2/extensionconfig_types.go in Cluster API).
-import { Int32, List, Optional, Str, type Static } from './schema.js'
-import { Type } from './type-builder.js'
+import { Int32, List, Optional, Str, type Static } from '../schema/builders.js'
+import { Type } from '../../shims/typebox.js'
 import { V1BETA2_API_VERSION } from './constants.js'
 import {
   nameRule, notUrlAndServiceRule, serviceNameRule, serviceNamespaceRule, servicePathSlashRule, servicePathValidRule,
   servicePortRule, urlHttpsRule, urlNoFragmentRule, urlNoQueryRule, urlNoUserInfoRule, urlOrServiceRule, urlValidRule
-} from './extension-config-rules.js'
+} from './rules.js'
 import {
   Closed, Conditions, FailurePolicy, GroupVersionHook, LabelSelector, ObjectMeta, Settings, typeMeta, V1Beta1Conditions
 } from './meta.js'
-import { withRules } from './rules.js'
+import { withRules } from '../schema/cel-rules.js'
 
 export const DEFAULT_SERVICE_PORT = 443
 

@@ -3,9 +3,9 @@
 import { readFileSync } from 'node:fs'
 import t from 'tap'
 import { parseAllDocuments } from 'yaml'
-import { CRD_FILE, extensionConfigCRD, renderCRD, structuralSchema } from '../../src/api/crd.js'
-import { nameRule, notUrlAndServiceRule, specRequiredRule, urlOrServiceRule } from '../../src/api/extension-config-rules.js'
-import * as v1beta2 from '../../src/api/v1beta2.js'
+import { CRD_FILE, extensionConfigCRD, renderCRD, structuralSchema } from '../../../src/api/extension-config/crd.js'
+import { nameRule, notUrlAndServiceRule, specRequiredRule, urlOrServiceRule } from '../../../src/api/extension-config/rules.js'
+import * as v1beta2 from '../../../src/api/extension-config/v1beta2.js'
 
 type Schema = Record<string, any>
 const crd = extensionConfigCRD()
@@ -138,7 +138,7 @@ t.test('structuralSchema does not modify the schema it reads', async t => {
 
 t.test('the committed CRD file is the rendered one', async t => {
   const rendered = renderCRD()
-  t.equal(readFileSync(new URL(`../../${CRD_FILE}`, import.meta.url), 'utf8'), rendered, 'run npm run generate')
+  t.equal(readFileSync(new URL(`../../../${CRD_FILE}`, import.meta.url), 'utf8'), rendered, 'run npm run generate')
   const docs = parseAllDocuments(rendered)
   t.same((Array.isArray(docs) ? docs : [docs]).map(d => d.toJS()), [crd])
 })

@@ -1,9 +1,9 @@
 // validateExtensionConfig beyond the rules: defaulting, strictness, type errors named like the API server
 // names them, the v1alpha1 path, and an observed status passing through.
 import t from 'tap'
-import { V1ALPHA1_DEPRECATION_WARNING } from '../../src/api/constants.js'
-import { applyDefaults, RULES_NOT_CHECKED, validateExtensionConfig } from '../../src/api/validate.js'
-import * as v1beta2 from '../../src/api/v1beta2.js'
+import { V1ALPHA1_DEPRECATION_WARNING } from '../../../src/api/extension-config/constants.js'
+import { applyDefaults, RULES_NOT_CHECKED, validateExtensionConfig } from '../../../src/api/extension-config/validate.js'
+import * as v1beta2 from '../../../src/api/extension-config/v1beta2.js'
 
 const V1BETA2 = 'runtime.cluster.x-k8s.io/v1beta2'
 const V1ALPHA1 = 'runtime.cluster.x-k8s.io/v1alpha1'

@@ -1,11 +1,11 @@
-// src/http/undici.ts reaches into undici's files to load only its Agent and request: these fail when an undici
+// src/shims/undici.ts reaches into undici's files to load only its Agent and request: these fail when an undici
 // release moves those files or changes what they are.
 import { once } from 'node:events'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createRequire } from 'node:module'
 import t from 'tap'
-import { Agent, request } from '../../src/http/undici.js'
+import { Agent, request } from '../../src/shims/undici.js'
 
 const require = createRequire(import.meta.url)
 const undici = require('undici') as typeof import('undici')

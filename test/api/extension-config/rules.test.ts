@@ -2,12 +2,12 @@
 // the rule's field, and the closest valid object passes (test/helpers/extension-config-rule-cases.ts; the same table runs against
 // the API server in test/e2e/crd.test.ts).
 import t from 'tap'
-import * as rules from '../../src/api/extension-config-rules.js'
-import { RULES_KEYWORD, type Rule } from '../../src/api/rules.js'
-import { ec, ruleCases, selectorSpec, serviceSpec, urlSpec } from '../helpers/extension-config-rule-cases.js'
-import * as v1alpha1 from '../../src/api/v1alpha1.js'
-import * as v1beta2 from '../../src/api/v1beta2.js'
-import { validateExtensionConfig } from '../../src/api/validate.js'
+import * as rules from '../../../src/api/extension-config/rules.js'
+import { RULES_KEYWORD, type Rule } from '../../../src/api/schema/cel-rules.js'
+import { ec, ruleCases, selectorSpec, serviceSpec, urlSpec } from '../../helpers/extension-config-rule-cases.js'
+import * as v1alpha1 from '../../../src/api/extension-config/v1alpha1.js'
+import * as v1beta2 from '../../../src/api/extension-config/v1beta2.js'
+import { validateExtensionConfig } from '../../../src/api/extension-config/validate.js'
 
 const errorsOf = (input: unknown) => {
   const result = validateExtensionConfig(input)

@@ -1,7 +1,7 @@
 // parseRequestURI answers like Go's url.ParseRequestURI (Go 1.26, the version kube-apiserver 1.36 is built with),
 // which the API server's CEL isURL()/url() use. The expectations were produced by Go itself.
 import t from 'tap'
-import { isURL, parseRequestURI } from '../../src/api/go-url.js'
+import { isURL, parseRequestURI } from '../../../src/api/extension-config/go-url.js'
 
 type Parsed = { scheme: string, host: string, hostname: string, rawQuery: string } | null
 

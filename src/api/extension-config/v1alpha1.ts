@@ -1,14 +1,14 @@
 // ExtensionConfig runtime.cluster.x-k8s.io/v1alpha1: served, deprecated, converted to and from v1beta2
 // (api/runtime/v1alpha1/extensionconfig_types.go in Cluster API). Same spec fields and rules as v1beta2;
 // the status keeps the legacy conditions in `conditions` and the metav1 ones in `v1beta2.conditions`.
-import { Int32, List, Optional, Str, type Static } from './schema.js'
-import { Type } from './type-builder.js'
+import { Int32, List, Optional, Str, type Static } from '../schema/builders.js'
+import { Type } from '../../shims/typebox.js'
 import { V1ALPHA1_API_VERSION } from './constants.js'
-import { nameRule, notUrlAndServiceRule, specRequiredRule, urlOrServiceRule } from './extension-config-rules.js'
+import { nameRule, notUrlAndServiceRule, specRequiredRule, urlOrServiceRule } from './rules.js'
 import {
   Closed, Conditions, FailurePolicy, GroupVersionHook, LabelSelector, ObjectMeta, Settings, typeMeta, V1Beta1Conditions
 } from './meta.js'
-import { withRules } from './rules.js'
+import { withRules } from '../schema/cel-rules.js'
 import { clientConfigProperties, HANDLERS_MAX_ITEMS } from './v1beta2.js'
 
 export const ClientConfig = withRules(Closed(clientConfigProperties, {

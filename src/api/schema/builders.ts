@@ -1,7 +1,7 @@
 // Building blocks for hook schemas. Every schema here is plain JSON Schema (TypeBox values), so the same
 // object validates requests (ajv), documents them (OpenAPI) and types them (Static<typeof X>).
 import type { Static, TSchema, TObject, TProperties } from 'typebox'
-import { Type } from './type-builder.js'
+import { Type } from '../../shims/typebox.js'
 
 export type { Static, TSchema, TObject, TProperties }
 

@@ -2,7 +2,7 @@
 // as CEL for the CRD and TypeScript for validateExtensionConfig. Stricter than Cluster API where its own
 // documentation says so: URLs carry no user info, query or fragment.
 import { isURL, parseRequestURI } from './go-url.js'
-import type { Rule } from './rules.js'
+import type { Rule } from '../schema/cel-rules.js'
 
 // Patterns are shared verbatim by CEL (RE2) and TypeScript; they avoid quotes and backslashes so that they
 // can sit in a CEL string literal unchanged.

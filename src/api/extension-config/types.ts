@@ -2,10 +2,10 @@
 // v1beta2.ts and meta.ts. The runtime client and registry also handle objects that never passed validation
 // (built in code, read from files, written by other controllers), so a few fields are widened to what they
 // check at run time: selector operators, failure policies and observed conditions.
-import type { Static } from './schema.js'
+import type { Static } from '../schema/builders.js'
 import type * as meta from './meta.js'
 import type * as v1beta2 from './v1beta2.js'
-import type { ObjectMeta } from './kube-object.js'
+import type { ObjectMeta } from '../kube-object.js'
 
 /** Any string, while editors still suggest the known values. */
 type Open<T extends string> = T | (string & {})

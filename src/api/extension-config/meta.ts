@@ -2,13 +2,13 @@
 // Cluster API's legacy v1beta1 ones), string maps. Bounds follow Kubernetes where it has them; where it has
 // none we choose them (noted per field) so that every string and list is bounded and the CRD's CEL rules
 // stay within the API server's cost budget.
-import { FAILURE_POLICIES } from './hooks/v1alpha1/constants.js'
-import { Int64, List, Optional, Str, StringEnum, type TProperties, type TSchema } from './schema.js'
-import { Type } from './type-builder.js'
+import { FAILURE_POLICIES } from '../hooks/v1alpha1/constants.js'
+import { Int64, List, Optional, Str, StringEnum, type TProperties, type TSchema } from '../schema/builders.js'
+import { Type } from '../../shims/typebox.js'
 import {
   keyLengthRule, labelKeyRule, labelKeysRule, labelValueRule, valuesForbiddenRule, valuesRequiredRule
-} from './extension-config-rules.js'
-import { withRules } from './rules.js'
+} from './rules.js'
+import { withRules } from '../schema/cel-rules.js'
 
 type Doc = { description: string }
 

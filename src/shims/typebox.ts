@@ -1,7 +1,7 @@
 // The seven TypeBox constructors our own schemas use, without loading TypeBox at run time: importing it
 // evaluates ~370 modules, about half of `serve`'s start-up and 20 MB of its resident set. Each returns what
 // TypeBox's constructor returns (the same JSON and the same hidden `~kind`/`~optional` markers, so TypeBox's own
-// Type.Object honours our Optional; test/api/type-builder.test.ts compares them) and is typed as TypeBox's, so
+// Type.Object honours our Optional; test/shims/typebox.test.ts compares them) and is typed as TypeBox's, so
 // Static<> infers the same types.
 import type { TObjectOptions, TSchema, TString, Type as TypeBox } from 'typebox'
 

@@ -6,15 +6,15 @@
 // Ajv is loaded on the first validation: the controller watching the Kubernetes API (which validates for it) never
 // loads it.
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv'
-import { createAjv } from './ajv.js'
-import { SCHEMA_KEYWORDS, type TSchema } from './schema.js'
+import { createAjv } from '../../shims/ajv.js'
+import { SCHEMA_KEYWORDS, type TSchema } from '../schema/builders.js'
 import {
   EXTENSION_CONFIG_API_VERSIONS, EXTENSION_CONFIG_KIND, V1ALPHA1_API_VERSION, V1ALPHA1_DEPRECATION_WARNING,
   V1BETA2_API_VERSION, type ExtensionConfigApiVersion
 } from './constants.js'
 import { convertExtensionConfig, isExtensionConfigApiVersion } from './conversion.js'
-import type { ExtensionConfig } from './extension-config.js'
-import { evaluateRules, RULES_KEYWORD, type RuleFailure } from './rules.js'
+import type { ExtensionConfig } from './types.js'
+import { evaluateRules, RULES_KEYWORD, type RuleFailure } from '../schema/cel-rules.js'
 import * as v1alpha1 from './v1alpha1.js'
 import * as v1beta2 from './v1beta2.js'
 

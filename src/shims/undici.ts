@@ -1,7 +1,7 @@
 // undici's Agent and request, without undici's index: the index loads all of undici (fetch, WebSocket, caches, mocks,
 // interceptors; 112 files, ~18 MB resident in a bare process) where calling over an Agent needs 31 files (~10 MB).
 // undici publishes no exports map, so these files resolve; they are not its documented API, so package.json allows
-// patch releases only and test/http/undici.test.ts fails when they move or change shape.
+// patch releases only and test/shims/undici.test.ts fails when they move or change shape.
 import { createRequire } from 'node:module'
 import type { Agent as UndiciAgent, Dispatcher } from 'undici'
 

@@ -2,7 +2,7 @@
 // markers, and schemas that mix with TypeBox's own (a user's hook group built with TypeBox around our Optional).
 import t from 'tap'
 import { Type as TypeBox } from 'typebox'
-import { Type } from '../../src/api/type-builder.js'
+import { Type } from '../../src/shims/typebox.js'
 
 /** Everything that makes a schema: enumerable keys in order (JSON), and each hidden marker with its value. */
 function anatomy (schema: unknown): unknown {

@@ -2,7 +2,7 @@
 // `server.app` with a schema must still be validated and serialized by fastify as usual.
 import Fastify from 'fastify'
 import t from 'tap'
-import { appOptions } from '../../src/http/app-options.js'
+import { appOptions } from '../../src/shims/fastify-options.js'
 
 t.test('a route with a body and a response schema is validated and serialized, the compilers loaded on demand', async t => {
   const app = Fastify({ ...appOptions })

@@ -3,13 +3,13 @@
 // pruned by the API server rather than rejected (no `additionalProperties: false`), metadata only declares
 // its name, our own keywords go, and each node's rules become `x-kubernetes-validations`.
 import { stringify } from 'yaml'
-import { COMPONENT_KEYWORD, type TSchema } from './schema.js'
+import { COMPONENT_KEYWORD, type TSchema } from '../schema/builders.js'
 import {
   EXTENSION_CONFIG_CATEGORIES, EXTENSION_CONFIG_CRD_NAME, EXTENSION_CONFIG_DEPRECATED_VERSION, EXTENSION_CONFIG_GROUP,
   EXTENSION_CONFIG_KIND, EXTENSION_CONFIG_LIST_KIND, EXTENSION_CONFIG_PLURAL, EXTENSION_CONFIG_SHORT_NAMES,
   EXTENSION_CONFIG_SINGULAR, EXTENSION_CONFIG_STORAGE_VERSION, PART_OF_LABEL, PART_OF_RUNTIME_SDK, WEBHOOK_PATH
 } from './constants.js'
-import { celValidations, RULES_KEYWORD, rulesOf } from './rules.js'
+import { celValidations, RULES_KEYWORD, rulesOf } from '../schema/cel-rules.js'
 import * as v1alpha1 from './v1alpha1.js'
 import * as v1beta2 from './v1beta2.js'
 

@@ -6,15 +6,13 @@
 // field, timeoutSeconds 0, failurePolicy ""). Every other field, known or not, is carried over untouched, so a
 // round trip gives back what went in, except zero values and empty wrapper objects (`status.v1beta2: {}`,
 // `status.deprecated: {}`), which mean the same as their absence and, as in Cluster API, do not survive.
+import { codedError } from '../../errors/index.js'
 import { EXTENSION_CONFIG_API_VERSIONS, EXTENSION_CONFIG_KIND, V1BETA2_API_VERSION, type ExtensionConfigApiVersion } from './constants.js'
 
 /** A JSON object of any kind, converted field by field. */
 type UnstructuredObject = Record<string, unknown> & { apiVersion?: unknown, kind?: unknown }
 
-export class ConversionError extends Error {
-  override name = 'ConversionError'
-  readonly code = 'ERR_RUNTIME_SDK_CONVERSION'
-}
+export class ConversionError extends codedError('ERR_RUNTIME_SDK_CONVERSION') {}
 
 type Obj = Record<string, unknown>
 
