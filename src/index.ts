@@ -4,8 +4,8 @@
 export * from './api/index.js'
 export { Catalog, CatalogError, type CatalogHook, createCatalog, type GroupVersionHook, HOOKS_GROUP, type ValidationResult } from './catalog/index.js'
 export {
-  createExtensionServer, defineHandler, HookError, ExtensionHandlerError, runtimeExtension,
-  type ExtensionHandler, type ExtensionServer, type ExtensionServerOptions, type HandlerContext, type HandlerResult, type RuntimeExtensionOptions
+  createExtensionServer, createInProcessExtension, defineHandler, HookError, ExtensionHandlerError, runtimeExtension,
+  type ExtensionHandler, type ExtensionServer, type ExtensionServerOptions, type HandlerContext, type HandlerResult, type InProcessExtension, type RuntimeExtensionOptions
 } from './server/index.js'
 export {
   type CallOptions, type CallResult, type HandlerOutcome, HttpRuntimeClient, type KubeObject, RuntimeCallError, type RuntimeClient, type RuntimeClientOptions

@@ -18,6 +18,11 @@ key=$( { go version; cat "$dir/go.mod" "$dir/go.sum" "$dir/build.sh"; find "$dir
 cache=${RUNTIME_SDK_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/runtime-sdk}
 out="$cache/$module/$key"
 
+# One build of a module version at a time: a second caller waits for the first and reuses its result.
+mkdir -p "$cache/$module"
+exec 9>"$cache/$module/$key.lock"
+flock 9
+
 if [ -f "$out/.complete" ]; then
   echo "tools/build.sh: $module is cached in $out" >&2
 else

@@ -6,7 +6,7 @@ import { BlockList, isIP } from 'node:net'
 import { hostname, networkInterfaces } from 'node:os'
 import type { SecureContextOptions } from 'node:tls'
 import type { Logger } from 'pino'
-import { listenAt } from '../http/index.js'
+import { type ConnectionLimits, listenAt } from '../http/index.js'
 import type { KubeApi } from '../kube/api.js'
 import { httpsOptions, MIN_TLS_VERSION, type TLSFileOptions, watchCertificates } from '../tls/watcher.js'
 import type { Controller } from './controller.js'
@@ -19,6 +19,8 @@ export interface ControllerHttpOptions {
   port: number
   /** secure serves HTTPS and lets only callers the Kubernetes API authenticates and authorizes past the probes. */
   secure?: SecureServingOptions
+  /** limits bound slow, idle or greedy clients (DEFAULT_LIMITS, each overridable). */
+  limits?: Partial<ConnectionLimits>
 }
 
 interface SecureServingOptions {
@@ -78,6 +80,7 @@ export async function serveControllerHttp (options: ServeOptions): Promise<{ url
     ...(options.leader ? { leader: options.leader } : {}),
     ...(https ? { https } : {}),
     ...(secure && api ? { authorize: kubernetesAuthorizer(api) } : {}),
+    limits: http.limits,
     logger
   })
   const url = await listenAt(app, { host: http.host, port: http.port, https: https !== undefined })

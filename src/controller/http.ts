@@ -3,7 +3,7 @@
 import type { SecureContextOptions } from 'node:tls'
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, LogController } from 'fastify'
 import type { Logger } from 'pino'
-import { appOptions, HttpError, methodNotAllowed, operationsRoutes } from '../http/index.js'
+import { appOptions, type ConnectionLimits, HttpError, methodNotAllowed, nodeServerFactory, operationsRoutes } from '../http/index.js'
 import type { Controller, ExtensionConfigReport } from './controller.js'
 import type { RejectedManifest } from './file-source.js'
 import type { RequestAuthorizer } from './http-auth.js'
@@ -29,6 +29,8 @@ interface ControllerHttpOptions {
   authorize?: RequestAuthorizer
   /** logger receives the 5xx errors (request logging stays off: scrapes come every few seconds). */
   logger?: Logger
+  /** limits bound slow, idle or greedy clients, as on every server of the project (DEFAULT_LIMITS). */
+  limits?: Partial<ConnectionLimits> | undefined
 }
 
 const PROBES = new Set(['/healthz', '/readyz'])
@@ -53,7 +55,7 @@ export function createControllerHttp (options: ControllerHttpOptions): FastifyIn
   const app = Fastify({
     ...appOptions,
     ...(options.logger ? { loggerInstance: options.logger, logController: new LogController({ disableRequestLogging: true }) } : { logger: false }),
-    ...(options.https ? { https: options.https } : {})
+    serverFactory: nodeServerFactory({ tls: options.https, limits: options.limits })
   }) as unknown as FastifyInstance
   const { authorize } = options
   if (authorize) {

@@ -6,7 +6,7 @@ import Fastify, { type FastifyInstance } from 'fastify'
 import { pino, type Logger } from 'pino'
 import { reviewConversion } from '../api/extension-config/conversion.js'
 import { WEBHOOK_PATH } from '../api/extension-config/constants.js'
-import { appOptions, HttpError, isJsonContentType, listenAt, methodNotAllowed, operationsRoutes } from '../http/index.js'
+import { appOptions, type ConnectionLimits, HttpError, isJsonContentType, listenAt, methodNotAllowed, nodeServerFactory, operationsRoutes } from '../http/index.js'
 import { httpsOptions, type TLSFileOptions, watchCertificates } from '../tls/watcher.js'
 
 /** controller-runtime's webhook port. */
@@ -25,6 +25,8 @@ interface WebhookServerOptions {
   logger?: Logger
   /** maxBodyBytes: larger requests are refused with 413 (default 16 MiB). */
   maxBodyBytes?: number
+  /** limits bound slow, idle or greedy clients (DEFAULT_LIMITS with a 30 s request timeout, each overridable). */
+  limits?: Partial<ConnectionLimits>
 }
 
 interface WebhookServer {
@@ -50,9 +52,9 @@ export function createWebhookServer (options: WebhookServerOptions): WebhookServ
   const app = Fastify({
     ...appOptions,
     loggerInstance: logger,
-    https: httpsOptions(options.tls),
+    // The API server calls with a 30 s timeout at most: a request still arriving after that is not its.
+    serverFactory: nodeServerFactory({ tls: httpsOptions(options.tls), limits: { requestTimeoutMs: 30_000, ...options.limits } }),
     bodyLimit: maxBodyBytes,
-    requestTimeout: 30_000,
     return503OnClosing: true,
     forceCloseConnections: 'idle'
   }) as unknown as FastifyInstance

@@ -1,7 +1,6 @@
 // Reading hook request bodies: JSON whatever the Content-Type says about it, bounded at 20 MiB without a 413.
-// One reader for both ways a hook request arrives: fastify's body parser (the plugin) and the server's fast path.
+// Read by endpoint.ts from node's request, whichever entrance the request came through.
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http'
-import type { FastifyInstance } from 'fastify'
 import { HttpError, isJsonContentType } from '../http/index.js'
 
 /** A request body as read from the wire; parsed later so that every problem becomes a Failure response. */
@@ -51,14 +50,4 @@ export function readRawBody (payload: IncomingMessage, limits: BodyLimits, done:
   })
   payload.on('end', () => finish(null, size > limit ? { tooLarge: true, limit } : { bytes: chunks.length === 1 ? chunks[0] as Buffer : Buffer.concat(chunks, size) }))
   payload.on('error', (err) => finish(err))
-}
-
-/** Installs the only body parser of the hook routes' plugin scope. */
-export function installBodyParser (app: FastifyInstance, limits: BodyLimits): void {
-  app.removeAllContentTypeParsers()
-  app.addContentTypeParser('*', (request, payload: IncomingMessage, done: (err: Error | null, body?: RawBody) => void) => {
-    const refused = refuseBeforeReading(request.headers, limits)
-    if (refused) done(refused)
-    else readRawBody(payload, limits, done)
-  })
 }

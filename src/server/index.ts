@@ -1,7 +1,10 @@
-// The extension server SDK: serve Runtime Extension handlers over HTTPS, standalone or as a fastify plugin.
-export { type ConnectionLimits, DEFAULT_LIMITS } from './node-server.js'
-export { createExtensionServer, type ExtensionServer, type ExtensionServerOptions, type ListenOptions } from './server.js'
-export { DEFAULT_DEADLINE_MARGIN_MS, runtimeExtension, type RuntimeExtensionOptions } from './plugin.js'
+// The extension server SDK: serve Runtime Extension handlers over HTTPS, standalone or as a fastify plugin, or call
+// them in process (tests, `runtime-sdk simulate`); every entrance answers through the same serving core.
+export { type ConnectionLimits, DEFAULT_LIMITS } from '../http/index.js'
+export { createExtensionServer, type ExtensionServer, type ExtensionServerOptions, type ListenOptions, type MetricsView } from './server.js'
+export { DEFAULT_DEADLINE_MARGIN_MS, type ExtensionOptions, type RuntimeExtensionOptions } from './extension.js'
+export { createInProcessExtension, type InProcessCallOptions, type InProcessExtension } from './in-process.js'
+export { runtimeExtension } from './plugin.js'
 export { defineHandler, type ExtensionHandler, type ExtensionHandlers, type HandlerContext, type HandlerFunction, type HandlerResult } from './types.js'
 export { ExtensionHandlerError, HookError } from './errors.js'
 export { parseGoDuration } from './duration.js'

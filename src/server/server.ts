@@ -1,8 +1,8 @@
-// createExtensionServer: a Runtime Extension served over HTTPS. Hook calls and probes are answered by the fast path
-// from node's request listener; everything else by fastify, whose route table is declarative (hook routes from the
-// handlers, Discovery from the same list, operations routes). fastify is loaded when first needed (a request the
-// fast path does not answer, `app`, `inject`, `close`): a server that only answers hook calls and probes starts
-// without it.
+// createExtensionServer: a Runtime Extension served over HTTPS, on the server every HTTP server of the project is built
+// with (src/http/server.ts). Hook calls and probes are answered by the serving core from node's request listener
+// (endpoint.ts); everything else by fastify (operations routes, docs, routes a user adds through `app`), loaded when
+// first needed: a server that only answers hook calls and probes starts without it. Once a request hook (onRequest,
+// preHandler, ...) is added through `app`, hook calls go through fastify too, so that the hook runs for them.
 import { randomUUID } from 'node:crypto'
 import { createRequire } from 'node:module'
 import { posix } from 'node:path'
@@ -17,17 +17,17 @@ import type { Catalog } from '../catalog/catalog.js'
 import type { AnnouncedHandler } from '../catalog/handlers.js'
 import { buildOpenAPIDocument, OPENAPI_VERSION, type OpenAPIDocument } from '../catalog/openapi.js'
 import type { HookDefinition } from '../api/hooks/define.js'
-import { appOptions, listenAt, operationsRoutes, serverUrl } from '../http/index.js'
+import { appOptions, type ConnectionLimits, createNodeServer, listenAt, operationsRoutes, type RequestListener, serverUrl } from '../http/index.js'
+import { httpsOptions, type TLSFileOptions, watchCertificates } from '../tls/watcher.js'
+import { nodeHookListener } from './endpoint.js'
+import { ExtensionHandlerError } from './errors.js'
+import { type ExtensionOptions, type HookEndpoint, hookEndpoints, prepareExtension } from './extension.js'
 import { lazyChildLogger } from './lazy-logger.js'
 import { createMetrics } from './metrics.js'
-import { type HookEndpoint, hookEndpoints, mountHookRoutes, prepareExtension, type RuntimeExtensionOptions } from './plugin.js'
-import { hookFastPath, type RequestListener } from './fast-path.js'
-import { type ConnectionLimits, createNodeServer, DEFAULT_LIMITS } from './node-server.js'
-import { type TLSFileOptions, watchCertificates } from '../tls/watcher.js'
-import { ExtensionHandlerError } from './errors.js'
+import { mountHookRoutes } from './plugin.js'
 import { mountDocs } from './docs.js'
 
-export interface ExtensionServerOptions<T extends readonly HookDefinition[] = readonly HookDefinition[]> extends Omit<RuntimeExtensionOptions<T>, 'metrics'> {
+export interface ExtensionServerOptions<T extends readonly HookDefinition[] = readonly HookDefinition[]> extends ExtensionOptions<T> {
   /** tls serves HTTPS from certificate files, re-read when they change. Required unless insecureHttp. */
   tls?: TLSFileOptions
   /** insecureHttp serves plain HTTP; Cluster API calls extensions over HTTPS only, so use it behind a TLS proxy or in tests. */
@@ -37,6 +37,7 @@ export interface ExtensionServerOptions<T extends readonly HookDefinition[] = re
   /** logger is a pino logger; by default JSON to stdout at logLevel. */
   logger?: Logger
   logLevel?: string
+  /** limits bound slow, idle or greedy clients (DEFAULT_LIMITS, each overridable). */
   limits?: Partial<ConnectionLimits>
   /** docs serves /openapi.json and a browsable UI at /docs (default true). */
   docs?: boolean
@@ -87,25 +88,23 @@ export function createExtensionServer<const T extends readonly HookDefinition[]>
   const prefix = normalizePrefix(options.pathPrefix)
 
   const logger = options.logger ?? pino({ level: options.logLevel ?? 'info' })
-  const limits = { ...DEFAULT_LIMITS, ...options.limits }
   const metrics = createMetrics({ defaultMetrics: options.defaultMetrics ?? false })
-  const endpoints = hookEndpoints(extension, { ...(options.deadlineMarginMs !== undefined ? { deadlineMarginMs: options.deadlineMarginMs } : {}), metrics })
+  const endpoints = hookEndpoints(extension, { deadlineMarginMs: options.deadlineMarginMs, metrics })
   let state: 'starting' | 'ready' | 'closing' = 'starting'
-  let fastifyListener: RequestListener | undefined
+  const open = () => state !== 'closing'
   const notReady = () => state === 'ready' ? undefined : state === 'closing' ? 'the server is shutting down' : 'the server is not listening yet'
-  const listener = hookFastPath({
-    endpoints: new Map(endpoints.map(e => [`${prefix}${e.path}`, e])),
-    logger,
-    open: () => state !== 'closing',
-    notReady,
-    fallback: (req, res) => {
-      fastifyReady().then(() => fastifyListener?.(req, res), (err: unknown) => {
-        logger.error({ err }, 'the server could not start its routes')
-        res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify({ code: 'InternalError', message: 'internal server error' }))
-      })
-    }
-  })
-  const server = createNodeServer(listener, limits, options.tls)
+  const core = nodeHookListener({ endpoints: new Map(endpoints.map(e => [`${prefix}${e.path}`, e])), logger, open, notReady })
+  // Set once a request hook is added through `app`: from then on fastify answers every request, hook calls included.
+  let throughFastify = false
+  let fastifyListener: RequestListener | undefined
+  const listener: RequestListener = (req, res) => {
+    if (!throughFastify && core(req, res)) return
+    fastifyReady().then(() => fastifyListener?.(req, res), (err: unknown) => {
+      logger.error({ err }, 'the server could not start its routes')
+      res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify({ code: 'InternalError', message: 'internal server error' }))
+    })
+  }
+  const server = createNodeServer(listener, { limits: options.limits, tls: options.tls ? httpsOptions(options.tls) : undefined })
   if (options.insecureHttp) {
     logger.warn('serving plain HTTP because insecureHttp is set: Cluster API calls extensions over HTTPS only; use this for tests or behind a TLS-terminating proxy')
   }
@@ -124,11 +123,13 @@ export function createExtensionServer<const T extends readonly HookDefinition[]>
     logger,
     prefix,
     endpoints,
+    open,
     docs: options.docs ?? true,
     openapiDocument,
     metrics: metricsView,
     notReady,
-    setListener: (handler) => { fastifyListener = handler }
+    setListener: (handler) => { fastifyListener = handler },
+    onRequestHook: () => { throughFastify = true }
   }))
   const fastifyReady = async () => await (ready ??= fastifyApp().ready())
 
@@ -139,7 +140,7 @@ export function createExtensionServer<const T extends readonly HookDefinition[]>
     routes: extension.routes.map(r => ({ path: `${prefix}${r.path}`, hook: r.hook.gvh.hook, apiVersion: r.hook.apiVersion, name: r.name })),
     metrics: metrics.registry,
     get openapi () { return openapiDocument() },
-    // Through the fast path, as requests from the network go.
+    // Through the server's listener, as requests from the network go.
     inject: async (injected) => {
       const [{ inject }] = await Promise.all([import('light-my-request'), fastifyReady()])
       return inject(listener, injected)
@@ -181,14 +182,20 @@ interface AppParts {
   logger: Logger
   prefix: string
   endpoints: HookEndpoint[]
+  open: () => boolean
   docs: boolean
   openapiDocument: () => OpenAPIDocument
   metrics: MetricsView
   notReady: () => string | undefined
   setListener: (handler: RequestListener) => void
+  /** onRequestHook is told when a request hook is added to the app. */
+  onRequestHook: () => void
 }
 
-/** The fastify app behind the fast path: operations routes, docs, and the hook routes for what the fast path refuses. */
+/** The hooks fastify runs for a request before its handler: added through `app`, they must run for hook calls too. */
+const REQUEST_HOOKS = new Set(['onRequest', 'preParsing', 'preValidation', 'preHandler'])
+
+/** The fastify app behind the core: operations routes, docs, user routes, and the hook routes for when a request hook is added. */
 function buildApp (parts: AppParts): FastifyInstance {
   const createApp = createRequire(import.meta.url)('fastify') as typeof Fastify
   const app = createApp({
@@ -211,10 +218,15 @@ function buildApp (parts: AppParts): FastifyInstance {
     reply.header('x-request-id', request.id)
     done(null, payload)
   })
-  // Hook routes as fastify routes too: the fast path hands them the requests it refuses before reading (415, 413,
-  // 405 for other methods), in a scope whose only body parser reads JSON up to 20 MiB.
-  app.register(async (scope) => mountHookRoutes(scope, parts.endpoints), { prefix: parts.prefix })
+  app.register(async (scope) => mountHookRoutes(scope, parts.endpoints, parts.open), { prefix: parts.prefix })
   if (parts.docs) mountDocs(app, parts.openapiDocument)
+  const addHook = app.addHook.bind(app) as (name: string, hook: unknown) => FastifyInstance
+  Object.defineProperty(app, 'addHook', {
+    value: (name: string, hook: unknown) => {
+      if (REQUEST_HOOKS.has(name)) parts.onRequestHook()
+      return addHook(name, hook)
+    }
+  })
   return app
 }
 

@@ -1,10 +1,13 @@
-// The node:http(s) server under the extension server, with the limits that keep a slow, idle or greedy client
-// from holding it (anchors §6.2): fastify's own server factory leaves most of them at Node's defaults.
-import { createServer as createHttpServer, type Server } from 'node:http'
+// The one builder of the project's HTTP servers (the extension server, the controller's endpoint, the conversion
+// webhook): node:http or node:https with the limits that keep a slow, idle or greedy client from holding a server
+// (anchors §6.2). fastify's own server factory leaves most of them at Node's defaults; a fastify app gets this server
+// through `serverFactory` (nodeServerFactory).
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
-import { createServer as createHttpsServer } from 'node:https'
-import { httpsOptions, type TLSFileOptions } from '../tls/watcher.js'
-import type { RequestListener } from './fast-path.js'
+import { createServer as createHttpsServer, type ServerOptions as HttpsServerOptions } from 'node:https'
+
+/** A node request listener: what every entrance of the project's servers is, fastify's included. */
+export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void
 
 /** Connection limits, so that a slow or idle client cannot hold the server. */
 export interface ConnectionLimits {
@@ -34,19 +37,29 @@ export const DEFAULT_LIMITS: ConnectionLimits = {
   maxConnections: 4096
 }
 
+export interface NodeServerOptions {
+  /** limits override DEFAULT_LIMITS one by one. */
+  limits?: Partial<ConnectionLimits> | undefined
+  /** tls serves HTTPS with these options (certificate, key, client CAs); plain HTTP without. */
+  tls?: HttpsServerOptions | undefined
+}
+
 const SERVED = Symbol('served a request')
 type Marked = Socket & { [SERVED]?: true }
 
-export function createNodeServer (listener: RequestListener, limits: ConnectionLimits, tls: TLSFileOptions | undefined): Server {
+/** An HTTP(S) server for `listener` with the connection limits applied. */
+export function createNodeServer (listener: RequestListener, options: NodeServerOptions = {}): Server {
+  const limits = { ...DEFAULT_LIMITS, ...options.limits }
+  const { tls } = options
   // Node checks headersTimeout and requestTimeout only every connectionsCheckingInterval (30 s by default).
-  const options = { connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs), headersTimeout: limits.headersTimeoutMs, requestTimeout: limits.requestTimeoutMs, keepAliveTimeout: limits.keepAliveTimeoutMs }
+  const timeouts = { connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs), headersTimeout: limits.headersTimeoutMs, requestTimeout: limits.requestTimeoutMs, keepAliveTimeout: limits.keepAliveTimeoutMs }
   const marking: RequestListener = (req, res) => {
     (req.socket as Marked)[SERVED] = true
     listener(req, res)
   }
   const server = tls
-    ? createHttpsServer({ ...httpsOptions(tls), ...options, handshakeTimeout: limits.handshakeTimeoutMs }, marking)
-    : createHttpServer(options, marking)
+    ? createHttpsServer({ ...tls, ...timeouts, handshakeTimeout: limits.handshakeTimeoutMs }, marking)
+    : createHttpServer(timeouts, marking)
   server.setTimeout(limits.connectionTimeoutMs)
   server.maxConnections = limits.maxConnections
   // Node's headersTimeout starts with a request's first byte: a connection that never sends one would stay open
@@ -56,4 +69,9 @@ export function createNodeServer (listener: RequestListener, limits: ConnectionL
     socket.once('close', () => clearTimeout(timer))
   })
   return server
+}
+
+/** fastify's `serverFactory` option for a server made by createNodeServer. */
+export function nodeServerFactory (options: NodeServerOptions = {}): (listener: RequestListener) => Server {
+  return listener => createNodeServer(listener, options)
 }
