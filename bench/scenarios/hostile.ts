@@ -62,6 +62,9 @@ export const hostileScenario: Scenario = {
       const clients: Record<HostileConnection, string> = { 'keep-alive': 'wrk, 10 keep-alive connections', 'new-connection': `a new ${system.tls ? 'TLS' : 'TCP'} connection per call` }
       const label = (connection: HostileConnection | undefined, sockets: string) =>
         ({ system: system.label, request: system.request.label, client: connection ? clients[connection] : 'idle sockets', sockets })
+      // With --case, only the servers asked for (e.g. --case hostile/webhook).
+      const ids = [hostileClosedId(system.key), ...[false, true].flatMap(hostile => [hostileId(system.key, 'keep-alive', hostile), hostileId(system.key, 'new-connection', hostile)])]
+      if (!ids.some(id => ctx.selected(id))) continue
       const command = await system.command()
       if (command === undefined) {
         results.push({ id: hostileId(system.key, 'keep-alive', false), labels: label('keep-alive', 'none'), runs: [], skipped: system.unavailable ?? 'not available' })
