@@ -40,7 +40,8 @@ const conversionReview = {
   }
 }
 
-export function hostileServers (ctx: ScenarioContext, hook: { path: string, bodyFile: string, label: string }): HostileServer[] {
+/** The servers in the order they are measured; hook is the extension servers' healthy call. */
+export function hostileServers (ctx: ScenarioContext, hook: HostileServer['request']): HostileServer[] {
   const tlsFiles = ['--tls-cert-file', join(ctx.certDir, 'tls.crt'), '--tls-private-key-file', join(ctx.certDir, 'tls.key')]
   const emptyDir = () => mkdtempSync(join(ctx.workDir, 'hostile-extension-configs-'))
   const conversionFile = join(ctx.workDir, 'conversion-review.json')
@@ -51,7 +52,7 @@ export function hostileServers (ctx: ScenarioContext, hook: { path: string, body
       key: 'ours',
       label: 'runtime-sdk serve (reference extension)',
       tls: HOSTILE_SERVERS.ours.tls,
-      request: { path: hook.path, bodyFile: hook.bodyFile, label: hook.label },
+      request: hook,
       readyLine: /^serving .* at (https:\/\/\S+)$/,
       probed: true,
       command: async () => {
@@ -63,7 +64,7 @@ export function hostileServers (ctx: ScenarioContext, hook: { path: string, body
       key: 'capi-go',
       label: 'Cluster API Go server',
       tls: true,
-      request: { path: hook.path, bodyFile: hook.bodyFile, label: hook.label },
+      request: hook,
       probed: false,
       unavailable: 'not available (go is needed for the Go server)',
       command: async () => {
