@@ -6,7 +6,7 @@ import { stringify } from 'yaml'
 import { conformanceCommand } from '../../src/cli/conformance.js'
 import { referenceHandlers } from '../../src/reference-extension/index.js'
 import { onReadable, send, startFakeExtension } from '../helpers/broken-extensions.js'
-import { runCli } from '../helpers/run-cli.js'
+import { runCliHere } from '../helpers/run-cli.js'
 import { start, tlsFixture } from '../helpers/server.js'
 import { createPki } from '../helpers/test-extension.js'
 
@@ -170,7 +170,7 @@ t.test('--help lists the cases and the exit codes', async t => {
 })
 
 t.test('bad flags exit 2 (commander itself would exit 1)', async t => {
-  const bad = await runCli(['conformance', 'https://127.0.0.1:1', '--report', 'xml'])
+  const bad = await runCliHere(['conformance', 'https://127.0.0.1:1', '--report', 'xml'])
   t.equal(bad.code, 2)
   t.match(bad.stderr, /Allowed choices are table, junit, json, markdown/)
 })
