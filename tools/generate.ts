@@ -1,5 +1,5 @@
 // Rebuilds every generated artefact from the schemas, or with --check fails when a committed one is stale.
-//   npm run generate            write the v1alpha1 hook types, openapi/runtime-sdk.json, .yaml, the ExtensionConfig CRD and the hooks' validators
+//   npm run generate            write the v1alpha1 hook types, openapi/runtime-sdk.json, .yaml, the ExtensionConfig CRD, the CLI reference and the hooks' validators
 //   npm run check:generated     compare instead of writing; exit 1 listing stale files
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
@@ -9,6 +9,7 @@ import { hooksOpenAPIDocument } from '../src/catalog/openapi.js'
 import { renderOpenAPI } from '../src/cli/openapi.js'
 import { capiHooks, definitions } from '../src/api/hooks/v1alpha1/capi.js'
 import { renderCapiTypes } from './capi-types.js'
+import { CLI_REFERENCE_PATH, renderCliReference } from './cli-reference.js'
 import { renderValidators, VALIDATORS_PATH } from './validators.js'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
@@ -22,6 +23,7 @@ async function generatedFiles (): Promise<Record<string, string>> {
     'openapi/runtime-sdk.json': renderOpenAPI(document, 'json'),
     'openapi/runtime-sdk.yaml': renderOpenAPI(document, 'yaml'),
     [CRD_FILE]: renderCRD(),
+    [CLI_REFERENCE_PATH]: await renderCliReference(),
     ...renderValidators()
   }
 }
