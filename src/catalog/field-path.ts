@@ -1,6 +1,9 @@
 // Field paths in messages: `items[0].metadata.labels["app.kubernetes.io/name"]`, from a JSON pointer (Ajv's errors)
 // or from the keys leading to a value (the generated decoders).
 
+/** A key on the way to a value: a field name, a list index, or the key of a map (always bracketed). */
+export type PathKey = string | number | { mapKey: string }
+
 /** `/items/0/metadata/labels/app.kubernetes.io~1name` -> `items[0].metadata.labels["app.kubernetes.io/name"]` */
 export function fieldPath (pointer: string): string {
   if (!pointer) return ''
@@ -10,11 +13,12 @@ export function fieldPath (pointer: string): string {
   }))
 }
 
-/** `['items', 0, 'uid']` -> `items[0].uid` */
-export function formatPath (keys: ReadonlyArray<string | number>): string {
+/** `['items', 0, 'uid']` -> `items[0].uid`; `['labels', { mapKey: 'app' }]` -> `labels["app"]` */
+export function formatPath (keys: ReadonlyArray<PathKey>): string {
   let out = ''
   for (const key of keys) {
     if (typeof key === 'number') out += `[${key}]`
+    else if (typeof key === 'object') out += `[${JSON.stringify(key.mapKey)}]`
     else out += out && !formatKey(key).startsWith('[') ? `.${formatKey(key)}` : formatKey(key)
   }
   return out

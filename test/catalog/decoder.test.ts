@@ -144,10 +144,10 @@ t.test('a handler\'s answer: what Cluster API\'s client decodes and reads as the
     'URL-safe base64 is refused like Go refuses it')
   t.equal(answer('CanUpdateMachine', { status: 'Success', machinePatch: { patchType: 'JSONPatch', patch: Buffer.from('[]').toString('base64') } }), undefined)
   t.equal(answer('DiscoverVariables', { status: 'Success', variables: [{ name: 'v', schema: { openAPIV3Schema: { properties: { a: { type: 5 } } } } }] }),
-    'variables[0].schema.openAPIV3Schema.properties.a.type: json: cannot unmarshal number into Go value of type string', 'a JSONSchemaProps is decoded all the way down')
+    'variables[0].schema.openAPIV3Schema.properties["a"].type: json: cannot unmarshal number into Go value of type string', 'a JSONSchemaProps is decoded all the way down')
   t.equal(answer('DiscoverVariables', { status: 'Success', variables: [{ name: 'v', schema: { openAPIV3Schema: { type: 'number', default: Number.NaN } } }] }),
     'variables[0].schema.openAPIV3Schema.default: NaN cannot be sent as JSON (it would arrive as null)')
-  t.equal(answer('BeforeClusterCreate', { status: 'Success', future: { n: 10n } }), 'future.n: a BigInt cannot be sent as JSON')
+  t.equal(answer('BeforeClusterCreate', { status: 'Success', future: { n: 10n } }), 'future["n"]: a BigInt cannot be sent as JSON')
   t.equal(answer('DiscoverVariables', { status: 'Success', variables: [{ name: 'v', schema: { openAPIV3Schema: { type: 'integer', maximum: 2 ** 60 } } }] }), undefined,
     'an int64 beyond 2^53 is sent as the number the handler holds')
 })

@@ -109,7 +109,7 @@ t.test('bad inputs are Failures with deterministic messages, with and without Co
     ['malformed JSON', '{"cluster": {', 'error unmarshalling request: invalid JSON at position 13'],
     ['trailing garbage', '{"cluster": {}} x', 'error unmarshalling request: invalid JSON at position 16'],
     ['empty body', '', 'error unmarshalling request: empty body'],
-    ['type confusion', bccBody({ settings: { n: 10 } }), 'error unmarshalling request: settings.n: json: cannot unmarshal number into Go value of type string'],
+    ['type confusion', bccBody({ settings: { n: 10 } }), 'error unmarshalling request: settings["n"]: json: cannot unmarshal number into Go value of type string'],
     ['not an object', '[1,2]', 'error unmarshalling request: json: cannot unmarshal array into Go value of type v1alpha1.BeforeClusterCreateRequest'],
     ['nested 100,000 deep', bccBody().replace('"cluster":', `"future":${'['.repeat(100000)}${']'.repeat(100000)},"cluster":`), 'error unmarshalling request: invalid character \'[\' exceeded max depth']
   ]

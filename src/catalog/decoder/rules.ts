@@ -6,6 +6,7 @@
 // never sent) and the depth the value has if it is an object or array (the root is 1). It returns a Problem or
 // undefined. Like Go's decoder, a type mismatch is remembered while decoding goes on ("soft"); an error of a parser
 // (a timestamp, an int-or-string) or of nesting stops it ("hard"): the first hard problem wins, else the first soft one.
+import type { PathKey } from '../field-path.js'
 import { goBase64Decode, goBase64Error } from './go-base64.js'
 import { goTimeError } from './go-time.js'
 
@@ -26,7 +27,7 @@ export const MAX_DEPTH = 10000
 
 export interface Problem {
   /** The keys from the value to the checked root, innermost first (at() appends while the checkers return). */
-  path: Array<string | number>
+  path: PathKey[]
   message: string
   hard: boolean
   /** depth marks nesting beyond MAX_DEPTH: Go refuses it before decoding anything, so it outranks every other problem. */
@@ -39,9 +40,15 @@ export function problem (message: string, hard = false): Problem {
   return { path: [], message, hard }
 }
 
-/** The problem, one key further from the root. */
+/** The problem, one field or list index further from the root. */
 export function at (p: Problem, key: string | number): Problem {
   p.path.push(key)
+  return p
+}
+
+/** The problem, one map key further from the root (a key of data, not a field: messages bracket it). */
+export function atKey (p: Problem, key: string): Problem {
+  p.path.push({ mapKey: key })
   return p
 }
 
@@ -225,13 +232,13 @@ function deepestIteratively (root: object, rootDepth: number): object | undefine
 }
 
 /** A handler's free-form value: no number JSON cannot carry (NaN, Infinity become null), no BigInt (stringify throws). */
-function answerData (value: unknown, depth: number, at: Array<string | number> = []): Problem | undefined {
+function answerData (value: unknown, depth: number, at: PathKey[] = []): Problem | undefined {
   if (typeof value === 'number' && !Number.isFinite(value)) return { path: at.slice().reverse(), message: `${String(value)} cannot be sent as JSON (it would arrive as null)`, hard: true }
   if (typeof value === 'bigint') return { path: at.slice().reverse(), message: 'a BigInt cannot be sent as JSON', hard: true }
   if (typeof value !== 'object' || value === null) return undefined
   if (depth > MAX_DEPTH) return tooDeep(value)
   for (const key in value) {
-    at.unshift(Array.isArray(value) ? Number(key) : key)
+    at.unshift(Array.isArray(value) ? Number(key) : { mapKey: key })
     const p = answerData((value as Record<string, unknown>)[key], depth + 1, at)
     at.shift()
     if (p !== undefined) return p

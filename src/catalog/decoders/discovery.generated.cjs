@@ -2,7 +2,7 @@
 /* eslint-disable */
 'use strict'
 module.exports = function decoders (rules) {
-  const { ANSWER, MAX_DEPTH, RECEIVE, anyJSON, at, bool, bytes, enumStr, fillMissing, int32, int64, intOrString, mismatch, nullField, patchContent, str, time, tooDeep, unknownField } = rules
+  const { ANSWER, MAX_DEPTH, RECEIVE, anyJSON, at, atKey, bool, bytes, enumStr, fillMissing, int32, int64, intOrString, mismatch, nullField, patchContent, str, time, tooDeep, unknownField } = rules
   const FIELDS_0 = new Map([["APIVERSION","apiVersion"],["KIND","kind"]])
   const NULLS_1 = new Map([["apiVersion", null], ["kind", null]])
   const FIELDS_2 = new Map([["APIVERSION","apiVersion"],["HANDLERS","handlers"],["KIND","kind"],["MESSAGE","message"],["STATUS","status"]])

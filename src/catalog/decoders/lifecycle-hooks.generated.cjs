@@ -2,7 +2,7 @@
 /* eslint-disable */
 'use strict'
 module.exports = function decoders (rules) {
-  const { ANSWER, MAX_DEPTH, RECEIVE, anyJSON, at, bool, bytes, enumStr, fillMissing, int32, int64, intOrString, mismatch, nullField, patchContent, str, time, tooDeep, unknownField } = rules
+  const { ANSWER, MAX_DEPTH, RECEIVE, anyJSON, at, atKey, bool, bytes, enumStr, fillMissing, int32, int64, intOrString, mismatch, nullField, patchContent, str, time, tooDeep, unknownField } = rules
   const FIELDS_0 = new Map([["APIVERSION","apiVersion"],["CLUSTER","cluster"],["KIND","kind"],["SETTINGS","settings"]])
   const FIELDS_1 = new Map([["APIVERSION","apiVersion"],["KIND","kind"],["METADATA","metadata"],["SPEC","spec"],["STATUS","status"]])
   const FIELDS_2 = new Map([["ANNOTATIONS","annotations"],["CREATIONTIMESTAMP","creationTimestamp"],["DELETIONGRACEPERIODSECONDS","deletionGracePeriodSeconds"],["DELETIONTIMESTAMP","deletionTimestamp"],["FINALIZERS","finalizers"],["GENERATENAME","generateName"],["GENERATION","generation"],["LABELS","labels"],["MANAGEDFIELDS","managedFields"],["NAME","name"],["NAMESPACE","namespace"],["OWNERREFERENCES","ownerReferences"],["RESOURCEVERSION","resourceVersion"],["SELFLINK","selfLink"],["UID","uid"]])
@@ -136,7 +136,7 @@ module.exports = function decoders (rules) {
       }
       const p = str(v)
       if (p !== undefined) {
-        at(p, key)
+        atKey(p, key)
         if (p.hard) return p
         first ??= p
       }

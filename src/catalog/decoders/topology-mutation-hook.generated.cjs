@@ -2,7 +2,7 @@
 /* eslint-disable */
 'use strict'
 module.exports = function decoders (rules) {
-  const { ANSWER, MAX_DEPTH, RECEIVE, anyJSON, at, bool, bytes, enumStr, fillMissing, int32, int64, intOrString, mismatch, nullField, patchContent, str, time, tooDeep, unknownField } = rules
+  const { ANSWER, MAX_DEPTH, RECEIVE, anyJSON, at, atKey, bool, bytes, enumStr, fillMissing, int32, int64, intOrString, mismatch, nullField, patchContent, str, time, tooDeep, unknownField } = rules
   const FIELDS_0 = new Map([["APIVERSION","apiVersion"],["ITEMS","items"],["KIND","kind"],["SETTINGS","settings"],["VARIABLES","variables"]])
   const ZERO_1 = () => ({ "holderReference": { "apiVersion": '', "fieldPath": '', "kind": '', "name": '', "namespace": '' }, "object": null, "uid": '' })
   const FIELDS_2 = new Map([["HOLDERREFERENCE","holderReference"],["OBJECT","object"],["UID","uid"],["VARIABLES","variables"]])
@@ -185,7 +185,7 @@ module.exports = function decoders (rules) {
       }
       const p = str(v)
       if (p !== undefined) {
-        at(p, key)
+        atKey(p, key)
         if (p.hard) return p
         first ??= p
       }
@@ -499,7 +499,7 @@ module.exports = function decoders (rules) {
       }
       const p = v1beta2_JSONSchemaProps(v, mode, depth + 1)
       if (p !== undefined) {
-        at(p, key)
+        atKey(p, key)
         if (p.hard) return p
         first ??= p
       }
