@@ -110,7 +110,8 @@ const KEEPS_NULL = new Set<GoType['kind']>(['time', 'any', 'bytes'])
 function goTypeName (type: GoType): string {
   switch (type.kind) {
     case 'string': case 'struct': return type.goName
-    case 'list': return `[]${goTypeName(type.elem)}`
+    // An element that may be null is a pointer (the definitions' convention).
+    case 'list': return `[]${type.elemNullable && type.elem.kind === 'struct' ? '*' : ''}${goTypeName(type.elem)}`
     case 'map': return `map[string]${goTypeName(type.elem)}`
     case 'bytes': return '[]uint8'
     default: return type.kind

@@ -13,7 +13,7 @@ import { definitionSchema } from '../api/hooks/v1alpha1/schemas.js'
 import * as rules from './decoder/rules.js'
 
 /** What a generated file exports. */
-export type DecodersModule = (ruleSet: typeof rules) => Readonly<Record<string, rules.Checker>>
+type DecodersModule = (ruleSet: typeof rules) => Readonly<Record<string, rules.Checker>>
 
 /** The directory of the generated files, beside this module. */
 export const DECODERS_DIR = 'decoders'

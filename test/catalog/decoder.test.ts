@@ -139,6 +139,9 @@ t.test('a handler\'s answer: what Cluster API\'s client decodes and reads as the
   t.equal(answer('GeneratePatches', patch('JSONMergePatch', '')), undefined, 'an empty merge patch changes nothing')
   t.equal(answer('GeneratePatches', patch('JSONPatch', '{"spec":{"x":1}}')), 'items[0].patch: must be base64 of a JSON Patch: a JSON array of operation objects; it decodes to a JSON object')
   t.equal(answer('GeneratePatches', patch('JSONMergePatch', '{"spec":')), 'items[0].patch: must be base64 of a JSON merge patch: a JSON object; it decodes to text that is not JSON')
+  t.equal(answer('GeneratePatches', patch('JSONMergePatch', '{"spec":')), 'items[0].patch: must be base64 of a JSON merge patch: a JSON object; it decodes to text that is not JSON',
+    'the same patch answered again gets the same verdict')
+  t.equal(answer('GeneratePatches', { status: 'Success', items: [{ uid: 'u', patch: 'e30=' }] }), 'items[0].patchType: must be one of "JSONPatch", "JSONMergePatch", got none')
   t.equal(answer('GeneratePatches', patch('StrategicMerge', '{}')), 'items[0].patchType: must be one of "JSONPatch", "JSONMergePatch", got "StrategicMerge"')
   t.equal(answer('GeneratePatches', { status: 'Success', items: [{ uid: 'u', patchType: 'JSONPatch', patch: 'W3sib3Ai-_' }] }), 'items[0].patch: illegal base64 data at input byte 8',
     'URL-safe base64 is refused like Go refuses it')

@@ -269,29 +269,48 @@ export function goFold (key: string): string {
   return out
 }
 
-const PATCH_TYPES = new Set(['JSONPatch', 'JSONMergePatch'])
+/**
+ * What patchContent found of recent patches: handlers answer the same patches call after call (Cluster API asks
+ * again every reconcile). At most 256 patches of at most 4 KB each are remembered.
+ */
+const patchVerdicts = new Map<string, string | null>()
+const PATCH_VERDICTS = 256
+const REMEMBERED_PATCH_LENGTH = 4096
 
 /**
- * A patch a handler answers (GeneratePatches' items, the in-place hooks' patches) as Cluster API applies it: a known
- * patchType, and a patch that is base64 of JSON of that type (a JSON Patch is an array of operations, a JSON merge
- * patch an object; an empty merge patch changes nothing).
+ * A patch a handler answers (GeneratePatches' items, the in-place hooks' patches) as Cluster API applies it: a
+ * patchType (its value is checked as an enumeration), and a patch that is base64 of JSON of that type (a JSON Patch
+ * is an array of operations, a JSON merge patch an object; an empty merge patch changes nothing).
  */
 export function patchContent (patch: Record<string, unknown>): Problem | undefined {
   const { patchType, patch: encoded } = patch
-  if (typeof patchType !== 'string' || !PATCH_TYPES.has(patchType)) {
-    return at(problem(`must be "JSONPatch" or "JSONMergePatch", got ${patchType === undefined || patchType === null ? 'none' : JSON.stringify(patchType)}`, true), 'patchType')
+  if (patchType !== 'JSONPatch' && patchType !== 'JSONMergePatch') return at(problem('must be one of "JSONPatch", "JSONMergePatch", got none', true), 'patchType')
+  const key = typeof encoded === 'string' && encoded.length <= REMEMBERED_PATCH_LENGTH ? `${patchType}:${encoded}` : undefined
+  let verdict = key === undefined ? undefined : patchVerdicts.get(key)
+  if (verdict === undefined) {
+    verdict = patchProblem(patchType, typeof encoded === 'string' ? goBase64Decode(encoded) : Buffer.from(Array.isArray(encoded) ? encoded as number[] : []))
+    if (key !== undefined) {
+      if (patchVerdicts.size >= PATCH_VERDICTS) patchVerdicts.clear()
+      patchVerdicts.set(key, verdict)
+    }
   }
-  const bytes = typeof encoded === 'string' ? goBase64Decode(encoded) : Array.isArray(encoded) ? Buffer.from(encoded as number[]) : Buffer.alloc(0)
-  if (bytes.length === 0 && patchType === 'JSONMergePatch') return undefined
+  return verdict === null ? undefined : at(problem(verdict, true), 'patch')
+}
+
+/** Why the bytes are not a patch of the type, or null. */
+function patchProblem (patchType: 'JSONPatch' | 'JSONMergePatch', bytes: Buffer): string | null {
+  if (bytes.length === 0 && patchType === 'JSONMergePatch') return null
   const wanted = patchType === 'JSONPatch' ? 'a JSON Patch: a JSON array of operation objects' : 'a JSON merge patch: a JSON object'
   let content: unknown
   try {
     content = JSON.parse(bytes.toString('utf8'))
   } catch {
-    return at(problem(`must be base64 of ${wanted}; it decodes to ${bytes.length === 0 ? 'nothing' : 'text that is not JSON'}`, true), 'patch')
+    return `must be base64 of ${wanted}; it decodes to ${bytes.length === 0 ? 'nothing' : 'text that is not JSON'}`
   }
   const fits = patchType === 'JSONPatch'
     ? Array.isArray(content) && content.every(op => typeof op === 'object' && op !== null && !Array.isArray(op))
     : typeof content === 'object' && content !== null && !Array.isArray(content)
-  return fits ? undefined : at(problem(`must be base64 of ${wanted}; it decodes to ${Array.isArray(content) ? 'an array' : content === null ? 'null' : `a JSON ${typeof content}`}${Array.isArray(content) && patchType === 'JSONPatch' ? ' holding a non-object' : ''}`, true), 'patch')
+  if (fits) return null
+  const found = Array.isArray(content) ? (patchType === 'JSONPatch' ? 'an array holding a non-object' : 'an array') : content === null ? 'null' : `a JSON ${typeof content}`
+  return `must be base64 of ${wanted}; it decodes to ${found}`
 }

@@ -327,7 +327,7 @@ module.exports = function decoders (rules) {
   }
 
   function listOf_v1alpha1_ValidateTopologyRequestItem (value, mode, depth) {
-    if (!Array.isArray(value)) return mismatch(value, '[]v1alpha1.ValidateTopologyRequestItem')
+    if (!Array.isArray(value)) return mismatch(value, '[]*v1alpha1.ValidateTopologyRequestItem')
     if (depth > MAX_DEPTH) return tooDeep(value)
     let first
     for (let key = 0; key < value.length; key++) {

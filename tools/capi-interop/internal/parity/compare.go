@@ -117,8 +117,8 @@ var (
 )
 
 // sameReason: both refusals say the same thing, in Go's words. Go names a field by its struct and json names
-// without list indices or map keys, ours by its path; Go names a named string type (v1beta2.ConditionType) where
-// the definitions only say string; a number is compared by value (a JavaScript number prints 1e21, Go the literal).
+// without list indices or map keys, ours by its path; a type of Cluster API's own name is named by what it is (see
+// sameType); a number is compared by value (a JavaScript number prints 1e21, Go the literal).
 func sameReason(goMessage, ours string) bool {
 	if goMessage == ours {
 		return true
@@ -154,8 +154,11 @@ func sameValue(a, b string) bool {
 	return okA && okB && errA == nil && errB == nil && fa == fb
 }
 
+// sameType: Go names a type of Cluster API's own name (v1beta2.ConditionType, v1beta2.Conditions) where the
+// definitions only say what it is (string, []v1beta2.Condition).
 func sameType(goType, ours string) bool {
-	return goType == ours || (ours == "string" && !strings.ContainsAny(goType, "[]") && strings.Contains(goType, "."))
+	named := !strings.ContainsAny(goType, "[]*") && strings.Contains(goType, ".")
+	return goType == ours || (named && (ours == "string" || strings.HasPrefix(ours, "[]") || strings.HasPrefix(ours, "map[")))
 }
 
 func firstDifference(a, b string) string {
