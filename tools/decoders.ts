@@ -201,7 +201,7 @@ class Writer {
       .map(([key, f]) => `[${JSON.stringify(key)}, ${f.required ? this.#zero(f.type) : 'null'}]`)
     const nullsName = nulls.length > 0 ? this.#constant('NULLS', `new Map([${nulls.join(', ')}])`) : undefined
     const required = [...type.fields].filter(([, f]) => f.required)
-      .map(([key, f]) => `[${JSON.stringify(key)}, ${f.nullable ? this.#constant('ZERO', '() => null') : this.#zero(f.type)}]`)
+      .map(([key, f]) => `${JSON.stringify(key)}, ${f.nullable ? this.#constant('ZERO', '() => null') : this.#zero(f.type)}`)
     const requiredName = required.length > 0 ? this.#constant('REQUIRED', `[${required.join(', ')}]`) : undefined
     return [
       `/** ${type.def} */`,

@@ -1,6 +1,6 @@
 // What Go's encoding/json does with each kind of Cluster API field, for the decoders generated from Cluster API's
-// types (checks.generated.ts, written by tools/decoders.ts): the JSON type each Go type takes, integer ranges, the
-// parsers Go runs (metav1.Time, IntOrString, base64 for []byte), nesting depth, and Go's error messages.
+// types (../decoders/*.generated.cjs, written by tools/decoders.ts): the JSON type each Go type takes, integer ranges,
+// the parsers Go runs (metav1.Time, IntOrString, base64 for []byte), nesting depth, and Go's error messages.
 //
 // A checker gets a value that is neither null nor undefined (Go leaves the zero value for null; an undefined field is
 // never sent) and the depth the value has if it is an object or array (the root is 1). It returns a Problem or
@@ -18,9 +18,9 @@ export const DECODE = 0
  * A request an extension received, about to reach its handler: checked like DECODE, and read the way Go reads it
  * into the handler's types, in place (see nullField and fillMissing).
  */
-export const RECEIVE = 2
+export const RECEIVE = 1
 /** A handler's answer: what Go's decoder accepts once JSON.stringify sent it, read as the handler meant (see answer rules below). */
-export const ANSWER = 1
+export const ANSWER = 2
 
 /** Go refuses JSON nested deeper than this (encoding/json's maxNestingDepth). */
 export const MAX_DEPTH = 10000
@@ -36,7 +36,7 @@ export interface Problem {
 
 export type Checker = (value: unknown, mode: Mode, depth: number) => Problem | undefined
 
-export function problem (message: string, hard = false): Problem {
+function problem (message: string, hard = false): Problem {
   return { path: [], message, hard }
 }
 
@@ -65,21 +65,21 @@ export function nullField (o: Record<string, unknown>, key: string, zeros: Reado
   else o[key] = zero()
 }
 
-/** The fields Go always sends, given their zero value when a received request left them out (Go reads them as zero). */
-export function fillMissing (o: Record<string, unknown>, required: ReadonlyArray<readonly [string, () => unknown]>): void {
-  for (const [key, zero] of required) {
-    if (o[key] === undefined) o[key] = zero()
+/**
+ * The fields Go always sends, given their zero value when a received request left them out (Go reads them as zero):
+ * `required` holds each field's name followed by its zero value's factory.
+ */
+export function fillMissing (o: Record<string, unknown>, required: ReadonlyArray<string | (() => unknown)>): void {
+  for (let i = 0; i < required.length; i += 2) {
+    const key = required[i] as string
+    if (o[key] === undefined) o[key] = (required[i + 1] as () => unknown)()
   }
 }
 
-/** What Go names the JSON type of a value in its errors. */
+/** What Go names the JSON type of a value in its errors (a handler's answer may hold others: bigint, function, ...). */
 function jsonKind (value: unknown): string {
   if (Array.isArray(value)) return 'array'
-  switch (typeof value) {
-    case 'boolean': return 'bool'
-    case 'number': case 'string': case 'object': return typeof value
-    default: return typeof value // only a handler's answer holds these (bigint, function, symbol)
-  }
+  return typeof value === 'boolean' ? 'bool' : typeof value
 }
 
 /** Go's UnmarshalTypeError, without the struct context (the path tells where). */
@@ -232,15 +232,15 @@ function deepestIteratively (root: object, rootDepth: number): object | undefine
 }
 
 /** A handler's free-form value: no number JSON cannot carry (NaN, Infinity become null), no BigInt (stringify throws). */
-function answerData (value: unknown, depth: number, at: PathKey[] = []): Problem | undefined {
-  if (typeof value === 'number' && !Number.isFinite(value)) return { path: at.slice().reverse(), message: `${String(value)} cannot be sent as JSON (it would arrive as null)`, hard: true }
-  if (typeof value === 'bigint') return { path: at.slice().reverse(), message: 'a BigInt cannot be sent as JSON', hard: true }
+function answerData (value: unknown, depth: number, path: PathKey[] = []): Problem | undefined {
+  if (typeof value === 'number' && !Number.isFinite(value)) return { path: path.slice().reverse(), message: `${String(value)} cannot be sent as JSON (it would arrive as null)`, hard: true }
+  if (typeof value === 'bigint') return { path: path.slice().reverse(), message: 'a BigInt cannot be sent as JSON', hard: true }
   if (typeof value !== 'object' || value === null) return undefined
   if (depth > MAX_DEPTH) return tooDeep(value)
   for (const key in value) {
-    at.unshift(Array.isArray(value) ? Number(key) : { mapKey: key })
-    const p = answerData((value as Record<string, unknown>)[key], depth + 1, at)
-    at.shift()
+    path.unshift(Array.isArray(value) ? Number(key) : { mapKey: key })
+    const p = answerData((value as Record<string, unknown>)[key], depth + 1, path)
+    path.shift()
     if (p !== undefined) return p
   }
   return undefined
@@ -260,7 +260,7 @@ export function unknownField (key: string, value: unknown, folded: ReadonlyMap<s
 }
 
 /** Go's foldName: ASCII upper case, and the two non-ASCII letters whose case folding reaches ASCII (ſ and the Kelvin sign). */
-export function goFold (key: string): string {
+function goFold (key: string): string {
   let out = ''
   for (let i = 0; i < key.length; i++) {
     const c = key.charCodeAt(i)

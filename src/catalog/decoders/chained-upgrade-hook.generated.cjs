@@ -13,7 +13,7 @@ module.exports = function decoders (rules) {
   const ZERO_7 = () => ({ "apiVersion": '', "kind": '', "name": '', "uid": '' })
   const FIELDS_8 = new Map([["APIVERSION","apiVersion"],["BLOCKOWNERDELETION","blockOwnerDeletion"],["CONTROLLER","controller"],["KIND","kind"],["NAME","name"],["UID","uid"]])
   const NULLS_9 = new Map([["apiVersion", ZERO_3], ["blockOwnerDeletion", null], ["controller", null], ["kind", ZERO_3], ["name", ZERO_3], ["uid", ZERO_3]])
-  const REQUIRED_10 = [["apiVersion", ZERO_3], ["kind", ZERO_3], ["name", ZERO_3], ["uid", ZERO_3]]
+  const REQUIRED_10 = ["apiVersion", ZERO_3, "kind", ZERO_3, "name", ZERO_3, "uid", ZERO_3]
   const NULLS_11 = new Map([["annotations", null], ["deletionGracePeriodSeconds", null], ["finalizers", null], ["generateName", null], ["generation", null], ["labels", null], ["managedFields", null], ["name", null], ["namespace", null], ["ownerReferences", null], ["resourceVersion", null], ["selfLink", null], ["uid", null]])
   const FIELDS_12 = new Map([["AVAILABILITYGATES","availabilityGates"],["CLUSTERNETWORK","clusterNetwork"],["CONTROLPLANEENDPOINT","controlPlaneEndpoint"],["CONTROLPLANEREF","controlPlaneRef"],["INFRASTRUCTUREREF","infrastructureRef"],["PAUSED","paused"],["TOPOLOGY","topology"]])
   const FIELDS_13 = new Map([["CONDITIONTYPE","conditionType"],["POLARITY","polarity"]])
@@ -81,7 +81,7 @@ module.exports = function decoders (rules) {
   const FIELDS_75 = new Map([["LASTTRANSITIONTIME","lastTransitionTime"],["MESSAGE","message"],["OBSERVEDGENERATION","observedGeneration"],["REASON","reason"],["STATUS","status"],["TYPE","type"]])
   const NULLS_76 = new Map([["message", ZERO_3], ["observedGeneration", null], ["reason", ZERO_3], ["status", ZERO_3], ["type", ZERO_3]])
   const ZERO_77 = () => null
-  const REQUIRED_78 = [["lastTransitionTime", ZERO_77], ["message", ZERO_3], ["reason", ZERO_3], ["status", ZERO_3], ["type", ZERO_3]]
+  const REQUIRED_78 = ["lastTransitionTime", ZERO_77, "message", ZERO_3, "reason", ZERO_3, "status", ZERO_3, "type", ZERO_3]
   const FIELDS_79 = new Map([["AVAILABLEREPLICAS","availableReplicas"],["DESIREDREPLICAS","desiredReplicas"],["READYREPLICAS","readyReplicas"],["REPLICAS","replicas"],["UPTODATEREPLICAS","upToDateReplicas"],["UPGRADEPLAN","upgradePlan"],["VERSIONS","versions"]])
   const FIELDS_80 = new Map([["VERSION","version"]])
   const NULLS_81 = new Map([["version", null]])
@@ -93,7 +93,7 @@ module.exports = function decoders (rules) {
   const ZERO_87 = () => ({ "lastTransitionTime": null, "status": '', "type": '' })
   const FIELDS_88 = new Map([["LASTTRANSITIONTIME","lastTransitionTime"],["MESSAGE","message"],["REASON","reason"],["SEVERITY","severity"],["STATUS","status"],["TYPE","type"]])
   const NULLS_89 = new Map([["message", null], ["reason", null], ["severity", null], ["status", ZERO_3], ["type", ZERO_3]])
-  const REQUIRED_90 = [["lastTransitionTime", ZERO_77], ["status", ZERO_3], ["type", ZERO_3]]
+  const REQUIRED_90 = ["lastTransitionTime", ZERO_77, "status", ZERO_3, "type", ZERO_3]
   const NULLS_91 = new Map([["conditions", null], ["failureMessage", null], ["failureReason", null]])
   const NULLS_92 = new Map([["v1beta1", null]])
   const FIELDS_93 = new Map([["ATTRIBUTES","attributes"],["CONTROLPLANE","controlPlane"],["NAME","name"]])
@@ -103,12 +103,12 @@ module.exports = function decoders (rules) {
   const VALUES_97 = new Set(["Pending","Provisioning","Provisioned","Deleting","Failed","Unknown"])
   const NULLS_98 = new Map([["conditions", null], ["controlPlane", null], ["deprecated", null], ["failureDomains", null], ["initialization", null], ["observedGeneration", null], ["phase", null], ["workers", null]])
   const NULLS_99 = new Map([["apiVersion", null], ["kind", null], ["metadata", ZERO_4], ["spec", null], ["status", null]])
-  const REQUIRED_100 = [["metadata", ZERO_4]]
+  const REQUIRED_100 = ["metadata", ZERO_4]
   const NULLS_101 = new Map([["apiVersion", null], ["cluster", null], ["fromControlPlaneKubernetesVersion", null], ["fromWorkersKubernetesVersion", null], ["kind", null], ["settings", null], ["toKubernetesVersion", null]])
   const FIELDS_102 = new Map([["APIVERSION","apiVersion"],["CONTROLPLANEUPGRADES","controlPlaneUpgrades"],["KIND","kind"],["MESSAGE","message"],["STATUS","status"],["WORKERSUPGRADES","workersUpgrades"]])
   const VALUES_103 = new Set(["Success","Failure"])
   const NULLS_104 = new Map([["apiVersion", null], ["controlPlaneUpgrades", null], ["kind", null], ["message", null], ["status", ZERO_3], ["workersUpgrades", null]])
-  const REQUIRED_105 = [["status", ZERO_3]]
+  const REQUIRED_105 = ["status", ZERO_3]
 
   function mapOf_string (value, mode, depth) {
     if (typeof value !== 'object' || Array.isArray(value)) return mismatch(value, 'map[string]string')

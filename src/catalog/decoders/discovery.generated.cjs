@@ -12,13 +12,13 @@ module.exports = function decoders (rules) {
   const FIELDS_6 = new Map([["APIVERSION","apiVersion"],["HOOK","hook"]])
   const ZERO_7 = () => ('')
   const NULLS_8 = new Map([["apiVersion", ZERO_7], ["hook", ZERO_7]])
-  const REQUIRED_9 = [["apiVersion", ZERO_7], ["hook", ZERO_7]]
+  const REQUIRED_9 = ["apiVersion", ZERO_7, "hook", ZERO_7]
   const ZERO_10 = () => ({ "apiVersion": '', "hook": '' })
   const NULLS_11 = new Map([["failurePolicy", null], ["name", ZERO_7], ["requestHook", ZERO_10], ["timeoutSeconds", null]])
-  const REQUIRED_12 = [["name", ZERO_7], ["requestHook", ZERO_10]]
+  const REQUIRED_12 = ["name", ZERO_7, "requestHook", ZERO_10]
   const VALUES_13 = new Set(["Success","Failure"])
   const NULLS_14 = new Map([["apiVersion", null], ["handlers", null], ["kind", null], ["message", null], ["status", ZERO_7]])
-  const REQUIRED_15 = [["status", ZERO_7]]
+  const REQUIRED_15 = ["status", ZERO_7]
 
   /** sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1.DiscoveryRequest */
   function v1alpha1_DiscoveryRequest (value, mode, depth) {

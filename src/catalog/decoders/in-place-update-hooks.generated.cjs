@@ -14,7 +14,7 @@ module.exports = function decoders (rules) {
   const ZERO_8 = () => ({ "apiVersion": '', "kind": '', "name": '', "uid": '' })
   const FIELDS_9 = new Map([["APIVERSION","apiVersion"],["BLOCKOWNERDELETION","blockOwnerDeletion"],["CONTROLLER","controller"],["KIND","kind"],["NAME","name"],["UID","uid"]])
   const NULLS_10 = new Map([["apiVersion", ZERO_4], ["blockOwnerDeletion", null], ["controller", null], ["kind", ZERO_4], ["name", ZERO_4], ["uid", ZERO_4]])
-  const REQUIRED_11 = [["apiVersion", ZERO_4], ["kind", ZERO_4], ["name", ZERO_4], ["uid", ZERO_4]]
+  const REQUIRED_11 = ["apiVersion", ZERO_4, "kind", ZERO_4, "name", ZERO_4, "uid", ZERO_4]
   const NULLS_12 = new Map([["annotations", null], ["deletionGracePeriodSeconds", null], ["finalizers", null], ["generateName", null], ["generation", null], ["labels", null], ["managedFields", null], ["name", null], ["namespace", null], ["ownerReferences", null], ["resourceVersion", null], ["selfLink", null], ["uid", null]])
   const FIELDS_13 = new Map([["BOOTSTRAP","bootstrap"],["CLUSTERNAME","clusterName"],["DELETION","deletion"],["FAILUREDOMAIN","failureDomain"],["INFRASTRUCTUREREF","infrastructureRef"],["MINREADYSECONDS","minReadySeconds"],["PROVIDERID","providerID"],["READINESSGATES","readinessGates"],["TAINTS","taints"],["VERSION","version"]])
   const FIELDS_14 = new Map([["CONFIGREF","configRef"],["DATASECRETNAME","dataSecretName"]])
@@ -38,14 +38,14 @@ module.exports = function decoders (rules) {
   const FIELDS_32 = new Map([["LASTTRANSITIONTIME","lastTransitionTime"],["MESSAGE","message"],["OBSERVEDGENERATION","observedGeneration"],["REASON","reason"],["STATUS","status"],["TYPE","type"]])
   const NULLS_33 = new Map([["message", ZERO_4], ["observedGeneration", null], ["reason", ZERO_4], ["status", ZERO_4], ["type", ZERO_4]])
   const ZERO_34 = () => null
-  const REQUIRED_35 = [["lastTransitionTime", ZERO_34], ["message", ZERO_4], ["reason", ZERO_4], ["status", ZERO_4], ["type", ZERO_4]]
+  const REQUIRED_35 = ["lastTransitionTime", ZERO_34, "message", ZERO_4, "reason", ZERO_4, "status", ZERO_4, "type", ZERO_4]
   const FIELDS_36 = new Map([["NODEDRAINSTARTTIME","nodeDrainStartTime"],["WAITFORNODEVOLUMEDETACHSTARTTIME","waitForNodeVolumeDetachStartTime"],["WAITFORPREDRAINHOOKSTARTTIME","waitForPreDrainHookStartTime"],["WAITFORPRETERMINATEHOOKSTARTTIME","waitForPreTerminateHookStartTime"]])
   const FIELDS_37 = new Map([["V1BETA1","v1beta1"]])
   const FIELDS_38 = new Map([["CONDITIONS","conditions"],["FAILUREMESSAGE","failureMessage"],["FAILUREREASON","failureReason"]])
   const ZERO_39 = () => ({ "lastTransitionTime": null, "status": '', "type": '' })
   const FIELDS_40 = new Map([["LASTTRANSITIONTIME","lastTransitionTime"],["MESSAGE","message"],["REASON","reason"],["SEVERITY","severity"],["STATUS","status"],["TYPE","type"]])
   const NULLS_41 = new Map([["message", null], ["reason", null], ["severity", null], ["status", ZERO_4], ["type", ZERO_4]])
-  const REQUIRED_42 = [["lastTransitionTime", ZERO_34], ["status", ZERO_4], ["type", ZERO_4]]
+  const REQUIRED_42 = ["lastTransitionTime", ZERO_34, "status", ZERO_4, "type", ZERO_4]
   const NULLS_43 = new Map([["conditions", null], ["failureMessage", null], ["failureReason", null]])
   const NULLS_44 = new Map([["v1beta1", null]])
   const FIELDS_45 = new Map([["BOOTSTRAPDATASECRETCREATED","bootstrapDataSecretCreated"],["INFRASTRUCTUREPROVISIONED","infrastructureProvisioned"]])
@@ -54,13 +54,13 @@ module.exports = function decoders (rules) {
   const FIELDS_48 = new Map([["CAPACITY","capacity"]])
   const NULLS_49 = new Map([["capacity", null]])
   const NULLS_50 = new Map([["architecture", ZERO_4], ["bootID", ZERO_4], ["containerRuntimeVersion", ZERO_4], ["kernelVersion", ZERO_4], ["kubeProxyVersion", ZERO_4], ["kubeletVersion", ZERO_4], ["machineID", ZERO_4], ["operatingSystem", ZERO_4], ["osImage", ZERO_4], ["swap", null], ["systemUUID", ZERO_4]])
-  const REQUIRED_51 = [["architecture", ZERO_4], ["bootID", ZERO_4], ["containerRuntimeVersion", ZERO_4], ["kernelVersion", ZERO_4], ["kubeProxyVersion", ZERO_4], ["kubeletVersion", ZERO_4], ["machineID", ZERO_4], ["operatingSystem", ZERO_4], ["osImage", ZERO_4], ["systemUUID", ZERO_4]]
+  const REQUIRED_51 = ["architecture", ZERO_4, "bootID", ZERO_4, "containerRuntimeVersion", ZERO_4, "kernelVersion", ZERO_4, "kubeProxyVersion", ZERO_4, "kubeletVersion", ZERO_4, "machineID", ZERO_4, "operatingSystem", ZERO_4, "osImage", ZERO_4, "systemUUID", ZERO_4]
   const FIELDS_52 = new Map([["NAME","name"]])
   const NULLS_53 = new Map([["name", null]])
   const VALUES_54 = new Set(["Pending","Provisioning","Provisioned","Running","Updating","Deleting","Deleted","Failed","Unknown"])
   const NULLS_55 = new Map([["addresses", null], ["conditions", null], ["deletion", null], ["deprecated", null], ["failureDomain", null], ["initialization", null], ["nodeInfo", null], ["nodeRef", null], ["observedGeneration", null], ["phase", null]])
   const NULLS_56 = new Map([["apiVersion", null], ["kind", null], ["metadata", ZERO_5], ["spec", null], ["status", null]])
-  const REQUIRED_57 = [["metadata", ZERO_5]]
+  const REQUIRED_57 = ["metadata", ZERO_5]
   const NULLS_58 = new Map([["machine", null]])
   const NULLS_59 = new Map([["apiVersion", null], ["current", null], ["desired", null], ["kind", null], ["settings", null]])
   const FIELDS_60 = new Map([["APIVERSION","apiVersion"],["BOOTSTRAPCONFIGPATCH","bootstrapConfigPatch"],["INFRASTRUCTUREMACHINEPATCH","infrastructureMachinePatch"],["KIND","kind"],["MACHINEPATCH","machinePatch"],["MESSAGE","message"],["STATUS","status"]])
@@ -69,7 +69,7 @@ module.exports = function decoders (rules) {
   const NULLS_63 = new Map([["patchType", null]])
   const VALUES_64 = new Set(["Success","Failure"])
   const NULLS_65 = new Map([["apiVersion", null], ["bootstrapConfigPatch", null], ["infrastructureMachinePatch", null], ["kind", null], ["machinePatch", null], ["message", null], ["status", ZERO_4]])
-  const REQUIRED_66 = [["status", ZERO_4]]
+  const REQUIRED_66 = ["status", ZERO_4]
   const FIELDS_67 = new Map([["BOOTSTRAPCONFIGTEMPLATE","bootstrapConfigTemplate"],["INFRASTRUCTUREMACHINETEMPLATE","infrastructureMachineTemplate"],["MACHINESET","machineSet"]])
   const FIELDS_68 = new Map([["CLUSTERNAME","clusterName"],["DELETION","deletion"],["MACHINENAMING","machineNaming"],["REPLICAS","replicas"],["SELECTOR","selector"],["TEMPLATE","template"]])
   const FIELDS_69 = new Map([["ORDER","order"]])
@@ -81,7 +81,7 @@ module.exports = function decoders (rules) {
   const ZERO_75 = () => ({ "key": '', "operator": '' })
   const FIELDS_76 = new Map([["KEY","key"],["OPERATOR","operator"],["VALUES","values"]])
   const NULLS_77 = new Map([["key", ZERO_4], ["operator", ZERO_4], ["values", null]])
-  const REQUIRED_78 = [["key", ZERO_4], ["operator", ZERO_4]]
+  const REQUIRED_78 = ["key", ZERO_4, "operator", ZERO_4]
   const NULLS_79 = new Map([["matchExpressions", null], ["matchLabels", null]])
   const FIELDS_80 = new Map([["METADATA","metadata"],["SPEC","spec"]])
   const FIELDS_81 = new Map([["ANNOTATIONS","annotations"],["LABELS","labels"]])
@@ -92,7 +92,7 @@ module.exports = function decoders (rules) {
   const FIELDS_86 = new Map([["AVAILABLEREPLICAS","availableReplicas"],["CONDITIONS","conditions"],["FAILUREMESSAGE","failureMessage"],["FAILUREREASON","failureReason"],["FULLYLABELEDREPLICAS","fullyLabeledReplicas"],["READYREPLICAS","readyReplicas"]])
   const ZERO_87 = () => (0)
   const NULLS_88 = new Map([["availableReplicas", ZERO_87], ["conditions", null], ["failureMessage", null], ["failureReason", null], ["fullyLabeledReplicas", ZERO_87], ["readyReplicas", ZERO_87]])
-  const REQUIRED_89 = [["availableReplicas", ZERO_87], ["fullyLabeledReplicas", ZERO_87], ["readyReplicas", ZERO_87]]
+  const REQUIRED_89 = ["availableReplicas", ZERO_87, "fullyLabeledReplicas", ZERO_87, "readyReplicas", ZERO_87]
   const FIELDS_90 = new Map([["REPLICAS","replicas"],["VERSION","version"]])
   const NULLS_91 = new Map([["replicas", null], ["version", null]])
   const NULLS_92 = new Map([["availableReplicas", null], ["conditions", null], ["deprecated", null], ["observedGeneration", null], ["readyReplicas", null], ["replicas", null], ["selector", null], ["upToDateReplicas", null], ["versions", null]])
@@ -103,7 +103,7 @@ module.exports = function decoders (rules) {
   const NULLS_97 = new Map([["apiVersion", null], ["desired", null], ["kind", null], ["settings", null]])
   const FIELDS_98 = new Map([["APIVERSION","apiVersion"],["KIND","kind"],["MESSAGE","message"],["RETRYAFTERSECONDS","retryAfterSeconds"],["STATUS","status"]])
   const NULLS_99 = new Map([["apiVersion", null], ["kind", null], ["message", null], ["retryAfterSeconds", ZERO_87], ["status", ZERO_4]])
-  const REQUIRED_100 = [["retryAfterSeconds", ZERO_87], ["status", ZERO_4]]
+  const REQUIRED_100 = ["retryAfterSeconds", ZERO_87, "status", ZERO_4]
 
   function mapOf_string (value, mode, depth) {
     if (typeof value !== 'object' || Array.isArray(value)) return mismatch(value, 'map[string]string')

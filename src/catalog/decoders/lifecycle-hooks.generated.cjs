@@ -13,7 +13,7 @@ module.exports = function decoders (rules) {
   const ZERO_7 = () => ({ "apiVersion": '', "kind": '', "name": '', "uid": '' })
   const FIELDS_8 = new Map([["APIVERSION","apiVersion"],["BLOCKOWNERDELETION","blockOwnerDeletion"],["CONTROLLER","controller"],["KIND","kind"],["NAME","name"],["UID","uid"]])
   const NULLS_9 = new Map([["apiVersion", ZERO_3], ["blockOwnerDeletion", null], ["controller", null], ["kind", ZERO_3], ["name", ZERO_3], ["uid", ZERO_3]])
-  const REQUIRED_10 = [["apiVersion", ZERO_3], ["kind", ZERO_3], ["name", ZERO_3], ["uid", ZERO_3]]
+  const REQUIRED_10 = ["apiVersion", ZERO_3, "kind", ZERO_3, "name", ZERO_3, "uid", ZERO_3]
   const NULLS_11 = new Map([["annotations", null], ["deletionGracePeriodSeconds", null], ["finalizers", null], ["generateName", null], ["generation", null], ["labels", null], ["managedFields", null], ["name", null], ["namespace", null], ["ownerReferences", null], ["resourceVersion", null], ["selfLink", null], ["uid", null]])
   const FIELDS_12 = new Map([["AVAILABILITYGATES","availabilityGates"],["CLUSTERNETWORK","clusterNetwork"],["CONTROLPLANEENDPOINT","controlPlaneEndpoint"],["CONTROLPLANEREF","controlPlaneRef"],["INFRASTRUCTUREREF","infrastructureRef"],["PAUSED","paused"],["TOPOLOGY","topology"]])
   const FIELDS_13 = new Map([["CONDITIONTYPE","conditionType"],["POLARITY","polarity"]])
@@ -81,7 +81,7 @@ module.exports = function decoders (rules) {
   const FIELDS_75 = new Map([["LASTTRANSITIONTIME","lastTransitionTime"],["MESSAGE","message"],["OBSERVEDGENERATION","observedGeneration"],["REASON","reason"],["STATUS","status"],["TYPE","type"]])
   const NULLS_76 = new Map([["message", ZERO_3], ["observedGeneration", null], ["reason", ZERO_3], ["status", ZERO_3], ["type", ZERO_3]])
   const ZERO_77 = () => null
-  const REQUIRED_78 = [["lastTransitionTime", ZERO_77], ["message", ZERO_3], ["reason", ZERO_3], ["status", ZERO_3], ["type", ZERO_3]]
+  const REQUIRED_78 = ["lastTransitionTime", ZERO_77, "message", ZERO_3, "reason", ZERO_3, "status", ZERO_3, "type", ZERO_3]
   const FIELDS_79 = new Map([["AVAILABLEREPLICAS","availableReplicas"],["DESIREDREPLICAS","desiredReplicas"],["READYREPLICAS","readyReplicas"],["REPLICAS","replicas"],["UPTODATEREPLICAS","upToDateReplicas"],["UPGRADEPLAN","upgradePlan"],["VERSIONS","versions"]])
   const FIELDS_80 = new Map([["VERSION","version"]])
   const NULLS_81 = new Map([["version", null]])
@@ -93,7 +93,7 @@ module.exports = function decoders (rules) {
   const ZERO_87 = () => ({ "lastTransitionTime": null, "status": '', "type": '' })
   const FIELDS_88 = new Map([["LASTTRANSITIONTIME","lastTransitionTime"],["MESSAGE","message"],["REASON","reason"],["SEVERITY","severity"],["STATUS","status"],["TYPE","type"]])
   const NULLS_89 = new Map([["message", null], ["reason", null], ["severity", null], ["status", ZERO_3], ["type", ZERO_3]])
-  const REQUIRED_90 = [["lastTransitionTime", ZERO_77], ["status", ZERO_3], ["type", ZERO_3]]
+  const REQUIRED_90 = ["lastTransitionTime", ZERO_77, "status", ZERO_3, "type", ZERO_3]
   const NULLS_91 = new Map([["conditions", null], ["failureMessage", null], ["failureReason", null]])
   const NULLS_92 = new Map([["v1beta1", null]])
   const FIELDS_93 = new Map([["ATTRIBUTES","attributes"],["CONTROLPLANE","controlPlane"],["NAME","name"]])
@@ -103,24 +103,24 @@ module.exports = function decoders (rules) {
   const VALUES_97 = new Set(["Pending","Provisioning","Provisioned","Deleting","Failed","Unknown"])
   const NULLS_98 = new Map([["conditions", null], ["controlPlane", null], ["deprecated", null], ["failureDomains", null], ["initialization", null], ["observedGeneration", null], ["phase", null], ["workers", null]])
   const NULLS_99 = new Map([["apiVersion", null], ["kind", null], ["metadata", ZERO_4], ["spec", null], ["status", null]])
-  const REQUIRED_100 = [["metadata", ZERO_4]]
+  const REQUIRED_100 = ["metadata", ZERO_4]
   const ZERO_101 = () => ({ "metadata": {} })
   const NULLS_102 = new Map([["apiVersion", null], ["cluster", ZERO_101], ["kind", null], ["settings", null]])
-  const REQUIRED_103 = [["cluster", ZERO_101]]
+  const REQUIRED_103 = ["cluster", ZERO_101]
   const FIELDS_104 = new Map([["APIVERSION","apiVersion"],["KIND","kind"],["MESSAGE","message"],["RETRYAFTERSECONDS","retryAfterSeconds"],["STATUS","status"]])
   const VALUES_105 = new Set(["Success","Failure"])
   const ZERO_106 = () => (0)
   const NULLS_107 = new Map([["apiVersion", null], ["kind", null], ["message", null], ["retryAfterSeconds", ZERO_106], ["status", ZERO_3]])
-  const REQUIRED_108 = [["retryAfterSeconds", ZERO_106], ["status", ZERO_3]]
+  const REQUIRED_108 = ["retryAfterSeconds", ZERO_106, "status", ZERO_3]
   const FIELDS_109 = new Map([["APIVERSION","apiVersion"],["KIND","kind"],["MESSAGE","message"],["STATUS","status"]])
   const NULLS_110 = new Map([["apiVersion", null], ["kind", null], ["message", null], ["status", ZERO_3]])
-  const REQUIRED_111 = [["status", ZERO_3]]
+  const REQUIRED_111 = ["status", ZERO_3]
   const FIELDS_112 = new Map([["APIVERSION","apiVersion"],["CLUSTER","cluster"],["CONTROLPLANEUPGRADES","controlPlaneUpgrades"],["FROMKUBERNETESVERSION","fromKubernetesVersion"],["KIND","kind"],["SETTINGS","settings"],["TOKUBERNETESVERSION","toKubernetesVersion"],["WORKERSUPGRADES","workersUpgrades"]])
   const NULLS_113 = new Map([["apiVersion", null], ["cluster", ZERO_101], ["controlPlaneUpgrades", null], ["fromKubernetesVersion", ZERO_3], ["kind", null], ["settings", null], ["toKubernetesVersion", ZERO_3], ["workersUpgrades", null]])
-  const REQUIRED_114 = [["cluster", ZERO_101], ["fromKubernetesVersion", ZERO_3], ["toKubernetesVersion", ZERO_3]]
+  const REQUIRED_114 = ["cluster", ZERO_101, "fromKubernetesVersion", ZERO_3, "toKubernetesVersion", ZERO_3]
   const FIELDS_115 = new Map([["APIVERSION","apiVersion"],["CLUSTER","cluster"],["CONTROLPLANEUPGRADES","controlPlaneUpgrades"],["KIND","kind"],["KUBERNETESVERSION","kubernetesVersion"],["SETTINGS","settings"],["WORKERSUPGRADES","workersUpgrades"]])
   const NULLS_116 = new Map([["apiVersion", null], ["cluster", ZERO_101], ["controlPlaneUpgrades", null], ["kind", null], ["kubernetesVersion", ZERO_3], ["settings", null], ["workersUpgrades", null]])
-  const REQUIRED_117 = [["cluster", ZERO_101], ["kubernetesVersion", ZERO_3]]
+  const REQUIRED_117 = ["cluster", ZERO_101, "kubernetesVersion", ZERO_3]
   const FIELDS_118 = new Map([["APIVERSION","apiVersion"],["CLUSTER","cluster"],["KIND","kind"],["KUBERNETESVERSION","kubernetesVersion"],["SETTINGS","settings"]])
   const NULLS_119 = new Map([["apiVersion", null], ["cluster", ZERO_101], ["kind", null], ["kubernetesVersion", ZERO_3], ["settings", null]])
 

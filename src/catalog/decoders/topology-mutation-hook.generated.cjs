@@ -9,29 +9,29 @@ module.exports = function decoders (rules) {
   const FIELDS_3 = new Map([["APIVERSION","apiVersion"],["FIELDPATH","fieldPath"],["KIND","kind"],["NAME","name"],["NAMESPACE","namespace"]])
   const ZERO_4 = () => ('')
   const NULLS_5 = new Map([["apiVersion", ZERO_4], ["fieldPath", ZERO_4], ["kind", ZERO_4], ["name", ZERO_4], ["namespace", ZERO_4]])
-  const REQUIRED_6 = [["apiVersion", ZERO_4], ["fieldPath", ZERO_4], ["kind", ZERO_4], ["name", ZERO_4], ["namespace", ZERO_4]]
+  const REQUIRED_6 = ["apiVersion", ZERO_4, "fieldPath", ZERO_4, "kind", ZERO_4, "name", ZERO_4, "namespace", ZERO_4]
   const ZERO_7 = () => ({ "name": '', "value": null })
   const FIELDS_8 = new Map([["NAME","name"],["VALUE","value"]])
   const NULLS_9 = new Map([["name", ZERO_4]])
   const ZERO_10 = () => null
-  const REQUIRED_11 = [["name", ZERO_4], ["value", ZERO_10]]
+  const REQUIRED_11 = ["name", ZERO_4, "value", ZERO_10]
   const ZERO_12 = () => ({ "apiVersion": '', "fieldPath": '', "kind": '', "name": '', "namespace": '' })
   const NULLS_13 = new Map([["holderReference", ZERO_12], ["uid", ZERO_4], ["variables", null]])
-  const REQUIRED_14 = [["holderReference", ZERO_12], ["object", ZERO_10], ["uid", ZERO_4]]
+  const REQUIRED_14 = ["holderReference", ZERO_12, "object", ZERO_10, "uid", ZERO_4]
   const NULLS_15 = new Map([["apiVersion", null], ["kind", null], ["settings", null], ["variables", null]])
-  const REQUIRED_16 = [["items", ZERO_10]]
+  const REQUIRED_16 = ["items", ZERO_10]
   const FIELDS_17 = new Map([["APIVERSION","apiVersion"],["ITEMS","items"],["KIND","kind"],["MESSAGE","message"],["STATUS","status"]])
   const ZERO_18 = () => ({ "patch": null, "patchType": '', "uid": '' })
   const FIELDS_19 = new Map([["PATCH","patch"],["PATCHTYPE","patchType"],["UID","uid"]])
   const VALUES_20 = new Set(["JSONPatch","JSONMergePatch"])
   const NULLS_21 = new Map([["patchType", ZERO_4], ["uid", ZERO_4]])
-  const REQUIRED_22 = [["patch", ZERO_10], ["patchType", ZERO_4], ["uid", ZERO_4]]
+  const REQUIRED_22 = ["patch", ZERO_10, "patchType", ZERO_4, "uid", ZERO_4]
   const VALUES_23 = new Set(["Success","Failure"])
   const NULLS_24 = new Map([["apiVersion", null], ["items", null], ["kind", null], ["message", null], ["status", ZERO_4]])
-  const REQUIRED_25 = [["status", ZERO_4]]
+  const REQUIRED_25 = ["status", ZERO_4]
   const FIELDS_26 = new Map([["HOLDERREFERENCE","holderReference"],["OBJECT","object"],["VARIABLES","variables"]])
   const NULLS_27 = new Map([["holderReference", ZERO_12], ["variables", null]])
-  const REQUIRED_28 = [["holderReference", ZERO_12], ["object", ZERO_10]]
+  const REQUIRED_28 = ["holderReference", ZERO_12, "object", ZERO_10]
   const FIELDS_29 = new Map([["APIVERSION","apiVersion"],["KIND","kind"],["MESSAGE","message"],["STATUS","status"]])
   const NULLS_30 = new Map([["apiVersion", null], ["kind", null], ["message", null], ["status", ZERO_4]])
   const FIELDS_31 = new Map([["APIVERSION","apiVersion"],["KIND","kind"],["SETTINGS","settings"]])
