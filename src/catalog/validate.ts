@@ -1,5 +1,6 @@
-// Validation with messages that name the offending field. Validation never changes the value: no defaults, no
-// coercion, no removal of unknown fields (callers' objects must pass through intact).
+// Validation with messages that name the offending field. validate() never changes the value: no defaults, no
+// coercion, no removal of unknown fields (callers' objects must pass through intact); receiveRequest() reads a request
+// an extension received, in place, as Go's handler would read it.
 //
 // Cluster API's hooks are checked as Go's encoding/json decodes them into Cluster API's types (the decoders generated
 // in decoders/*.generated.cjs, rules in decoder/rules.ts): JSON types, integer ranges, the timestamps and base64 Go

@@ -151,6 +151,7 @@ t.test('a handler\'s answer: what Cluster API\'s client decodes and reads as the
   t.equal(answer('DiscoverVariables', { status: 'Success', variables: [{ name: 'v', schema: { openAPIV3Schema: { type: 'number', default: Number.NaN } } }] }),
     'variables[0].schema.openAPIV3Schema.default: NaN cannot be sent as JSON (it would arrive as null)')
   t.equal(answer('BeforeClusterCreate', { status: 'Success', future: { n: 10n } }), 'future["n"]: a BigInt cannot be sent as JSON')
+  t.equal(answer('BeforeClusterCreate', { status: 'Success', future: { list: [1, { n: Infinity }] } }), 'future["list"][1]["n"]: Infinity cannot be sent as JSON (it would arrive as null)')
   t.equal(answer('DiscoverVariables', { status: 'Success', variables: [{ name: 'v', schema: { openAPIV3Schema: { type: 'integer', maximum: 2 ** 60 } } }] }), undefined,
     'an int64 beyond 2^53 is sent as the number the handler holds')
 })

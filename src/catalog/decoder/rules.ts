@@ -233,8 +233,8 @@ function deepestIteratively (root: object, rootDepth: number): object | undefine
 
 /** A handler's free-form value: no number JSON cannot carry (NaN, Infinity become null), no BigInt (stringify throws). */
 function answerData (value: unknown, depth: number, path: PathKey[] = []): Problem | undefined {
-  if (typeof value === 'number' && !Number.isFinite(value)) return { path: path.slice().reverse(), message: `${String(value)} cannot be sent as JSON (it would arrive as null)`, hard: true }
-  if (typeof value === 'bigint') return { path: path.slice().reverse(), message: 'a BigInt cannot be sent as JSON', hard: true }
+  if (typeof value === 'number' && !Number.isFinite(value)) return { path: path.slice(), message: `${String(value)} cannot be sent as JSON (it would arrive as null)`, hard: true }
+  if (typeof value === 'bigint') return { path: path.slice(), message: 'a BigInt cannot be sent as JSON', hard: true }
   if (typeof value !== 'object' || value === null) return undefined
   if (depth > MAX_DEPTH) return tooDeep(value)
   for (const key in value) {
