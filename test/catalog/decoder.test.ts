@@ -154,6 +154,12 @@ t.test('a handler\'s answer: what Cluster API\'s client decodes and reads as the
   t.equal(answer('BeforeClusterCreate', { status: 'Success', future: { list: [1, { n: Infinity }] } }), 'future["list"][1]["n"]: Infinity cannot be sent as JSON (it would arrive as null)')
   t.equal(answer('DiscoverVariables', { status: 'Success', variables: [{ name: 'v', schema: { openAPIV3Schema: { type: 'integer', maximum: 2 ** 60 } } }] }), undefined,
     'an int64 beyond 2^53 is sent as the number the handler holds')
+  const schemaNested = (levels: number) => {
+    let schema: Record<string, unknown> = { type: 'string' }
+    for (let i = 0; i < levels; i++) schema = { type: 'object', properties: { a: schema } }
+    return { status: 'Success', variables: [{ name: 'v', schema: { openAPIV3Schema: schema } }] }
+  }
+  t.equal(answer('DiscoverVariables', schemaNested(20000)), 'invalid character \'{\' exceeded max depth', 'a schema nested beyond Go\'s limit: refused, never a thrown RangeError')
 })
 
 t.test('an answer our client receives is checked as Cluster API\'s client decodes it: types, not statuses, enumerations or patches', async t => {

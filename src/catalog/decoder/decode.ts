@@ -12,16 +12,16 @@ export function decodeProblem (check: Checker, value: unknown, mode: Mode): stri
   try {
     problem = check(value, mode, 1)
   } catch (err) {
-    // Only a value nested deeper than JavaScript's stack takes (a recursive JSONSchemaProps thousands deep).
-    if (err instanceof RangeError) return 'nested too deeply to check'
-    throw err
+    // Only a value nested deeper than JavaScript's stack takes: a JSONSchemaProps (recursive) thousands of levels deep.
+    if (!(err instanceof RangeError)) throw err
+    problem = { path: [], message: 'nested too deeply to check', hard: true }
   }
   if (problem === undefined) return undefined
   if (!problem.depth && typeof value === 'object') {
     const deep = deepestContainer(value)
     if (deep !== undefined) problem = tooDeep(deep)
   }
-  if (problem.depth) return problem.message
+  if (problem.depth || problem.path.length === 0) return problem.message
   const at = formatPath(problem.path.reverse())
   return at ? `${at}: ${problem.message}` : problem.message
 }
