@@ -146,6 +146,10 @@ t.test('a handler\'s answer: what Cluster API\'s client decodes and reads as the
   t.equal(answer('GeneratePatches', { status: 'Success', items: [{ uid: 'u', patchType: 'JSONPatch', patch: 'W3sib3Ai-_' }] }), 'items[0].patch: illegal base64 data at input byte 8',
     'URL-safe base64 is refused like Go refuses it')
   t.equal(answer('CanUpdateMachine', { status: 'Success', machinePatch: { patchType: 'JSONPatch', patch: Buffer.from('[]').toString('base64') } }), undefined)
+  t.equal(answer('CanUpdateMachine', { status: 'Success', machinePatch: { patchType: 'JSONMergePatch', patch: [...Buffer.from('{"spec":{}}')] } }), undefined,
+    'Go decodes a []byte from an array of bytes too')
+  t.equal(answer('CanUpdateMachine', { status: 'Success', machinePatch: { patchType: 'JSONMergePatch', patch: [123, 256, 'x'] } }),
+    'machinePatch.patch[1]: json: cannot unmarshal number 256 into Go value of type uint8')
   t.equal(answer('DiscoverVariables', { status: 'Success', variables: [{ name: 'v', schema: { openAPIV3Schema: { properties: { a: { type: 5 } } } } }] }),
     'variables[0].schema.openAPIV3Schema.properties["a"].type: json: cannot unmarshal number into Go value of type string', 'a JSONSchemaProps is decoded all the way down')
   t.equal(answer('DiscoverVariables', { status: 'Success', variables: [{ name: 'v', schema: { openAPIV3Schema: { type: 'number', default: Number.NaN } } }] }),
