@@ -66,7 +66,7 @@ t.test('a failing required case: exit 1, failures with evidence', async t => {
   t.teardown(ext.close)
   const res = await run([ext.url, '--ca-bundle', pkiCa])
   t.equal(res.code, 1)
-  t.match(res.stdout, /^FAIL {2}response \[patches\]: the answer does not match the GeneratePatchesResponse schema: items: must be an array, got an object \(\d+ ms\)$/m)
+  t.match(res.stdout, /^FAIL {2}response \[patches\]: the answer does not match the GeneratePatchesResponse schema: items: json: cannot unmarshal object into Go value of type \[\]v1alpha1\.GeneratePatchesResponseItem \(\d+ ms\)$/m)
   t.match(res.stdout, /^response +required +0 +1 +0 +patches$/m)
   t.match(res.stdout, '\nFailures:\n\n--- response [patches] (required): the answer does not match')
   t.match(res.stdout, /# sample request\nPOST https:\/\/127\.0\.0\.1:\d+\/hooks\.runtime\.cluster\.x-k8s\.io\/v1alpha1\/generatepatches\/patches\?timeout=10s\ncontent-type: application\/json\n/)
