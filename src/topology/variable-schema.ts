@@ -233,7 +233,9 @@ function checkType (schema: JSONSchemaProps, value: unknown): string | undefined
     case 'integer': return Number.isInteger(value) ? undefined : 'must be an integer'
     case 'array': return Array.isArray(value) ? undefined : 'must be a list'
     case 'object': return typeof value === 'object' && value !== null && !Array.isArray(value) ? undefined : 'must be an object'
-    default: return typeof value === schema.type ? undefined : `must be a ${schema.type}`
+    case 'string': return typeof value === 'string' ? undefined : 'must be a string'
+    case 'number': return typeof value === 'number' ? undefined : 'must be a number'
+    case 'boolean': return typeof value === 'boolean' ? undefined : 'must be a boolean'
   }
 }
 
