@@ -13,7 +13,8 @@ export {
   isControlPlaneMachineInfrastructureTemplate, isControlPlaneTemplate, isInfrastructureClusterTemplate, isMachineDeploymentBootstrapTemplate,
   isMachineDeploymentInfrastructureTemplate, isMachinePoolBootstrapTemplate, isMachinePoolInfrastructureTemplate, matchesClass, templateRole, type TemplateRole
 } from './holders.js'
-export { isKind, templateKind, type KindType, type TemplateKind, type TemplateKindRef, type TemplateObject, type TemplateOf } from './templates.js'
+export { isKind, templateKind, type KindType, type TemplateBase, type TemplateKind, type TemplateKindRef, type TemplateKinds, type TemplateObject, type TemplateOf } from './templates.js'
+export * as templates from './templates.generated.js'
 export * as variableSchema from './variable-schema.js'
 export { defineVariables, type VariableDefinition, type VariableSchema, type VariableValue } from './variable-schema.js'
 export { TemplateMutationError, VariableError, VariableSchemaError, VariableTypeError } from './errors.js'

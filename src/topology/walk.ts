@@ -10,7 +10,7 @@ import type {
 import { HookError } from '../server/errors.js'
 import { generateMergePatch } from '../shims/json-merge-patch.js'
 import { TemplateMutationError, VariableError, VariableTypeError } from './errors.js'
-import { describeKind, isKind, type TemplateKind, type TemplateObject, type TemplateOf } from './templates.js'
+import { describeKind, isKind, type TemplateBase, type TemplateKinds, type TemplateObject, type TemplateOf } from './templates.js'
 import { mergeVariables, toVariables, type Variables } from './variables.js'
 
 /** One template of a GeneratePatches or ValidateTopology request, with its variables merged. */
@@ -65,7 +65,7 @@ export interface TemplateContext {
 export type MutateFunction<T> = (template: T, context: TemplateContext) => void | Promise<void>
 
 /** How walkTemplates and validateTemplates pick and hand over templates. */
-export interface WalkOptions<K extends readonly TemplateKind[] = readonly TemplateKind[]> {
+export interface WalkOptions<K extends TemplateKinds = TemplateKinds> {
   /**
    * kinds are the templates handed to the function, which is typed by them (Cluster API's decoder). Templates of
    * other kinds are skipped, or, with failForUnknownTypes, make the answer a Failure. Default: every template,
@@ -82,7 +82,7 @@ export interface WalkOptions<K extends readonly TemplateKind[] = readonly Templa
 export type PatchFormat = 'JSONPatch' | 'JSONMergePatch'
 
 /** How walkTemplates answers. */
-export interface WalkTemplatesOptions<K extends readonly TemplateKind[] = readonly TemplateKind[]> extends WalkOptions<K> {
+export interface WalkTemplatesOptions<K extends TemplateKinds = TemplateKinds> extends WalkOptions<K> {
   /** patchFormat: JSONPatch (RFC 6902, the default, as in Cluster API) or JSONMergePatch (RFC 7386). */
   patchFormat?: PatchFormat
 }
@@ -114,7 +114,7 @@ function callerFacing (err: unknown): err is Error {
 type Step<T> = { kind: 'skip' } | { kind: 'failure', message: string } | { kind: 'template', template: T, context: TemplateContext }
 
 /** Cluster API's checks of one item before its function runs, in its order. */
-function prepare<T extends TemplateObject> (item: TemplateItem, options: WalkOptions, signal: AbortSignal): Step<T> {
+function prepare<T extends TemplateBase> (item: TemplateItem, options: WalkOptions, signal: AbortSignal): Step<T> {
   const { template, holder, variables } = item
   const known = isTemplate(template) && (options.kinds === undefined || options.kinds.some(kind => isKind(template, kind)))
   if (!known) {
@@ -125,7 +125,7 @@ function prepare<T extends TemplateObject> (item: TemplateItem, options: WalkOpt
   }
   const problem = holderProblem(holder)
   if (problem !== undefined) return { kind: 'failure', message: problem }
-  return { kind: 'template', template: structuredClone(template) as T, context: { variables, holder, signal } }
+  return { kind: 'template', template: structuredClone(template) as unknown as T, context: { variables, holder, signal } }
 }
 
 /** Runs the function on one template; a Failure message, or the error to throw on. */
@@ -145,7 +145,7 @@ async function run<T> (fn: MutateFunction<T>, template: T, context: TemplateCont
  * check the holder's apiVersion, run the function, then `done` with the mutated copy. A Failure message, or
  * undefined once every template was walked.
  */
-async function walk<T extends TemplateObject> (
+async function walk<T extends TemplateBase> (
   request: GeneratePatchesRequest | ValidateTopologyRequest, fn: MutateFunction<T>, options: WalkOptions,
   done: (item: TemplateItem, mutated: T) => void
 ): Promise<string | undefined> {
@@ -175,7 +175,7 @@ async function walk<T extends TemplateObject> (
  * one item per template handed to `mutate`, its patch the difference between the template as received and as
  * mutated (an empty patch when nothing changed). The first error stops the walk and makes the answer a Failure.
  */
-export async function walkTemplates<const K extends readonly TemplateKind[] = readonly TemplateKind[]> (
+export async function walkTemplates<const K extends TemplateKinds = TemplateKinds> (
   request: GeneratePatchesRequest, mutate: MutateFunction<TemplateOf<K>>, options: WalkTemplatesOptions<K> = {}
 ): Promise<GeneratePatchesResponse> {
   const patchType = options.patchFormat ?? 'JSONPatch'
@@ -201,7 +201,7 @@ export function createTemplatePatch (original: unknown, mutated: unknown, format
  * and answers Success, or the Failure of the first template whose function throws (a HookError's or a variable
  * error's message, prefixed with the template).
  */
-export async function validateTemplates<const K extends readonly TemplateKind[] = readonly TemplateKind[]> (
+export async function validateTemplates<const K extends TemplateKinds = TemplateKinds> (
   request: ValidateTopologyRequest, validate: MutateFunction<TemplateOf<K>>, options: WalkOptions<K> = {}
 ): Promise<ValidateTopologyResponse> {
   const failure = await walk(request, validate, options, () => {})

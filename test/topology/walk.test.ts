@@ -9,7 +9,7 @@ import { GeneratePatches, sampleRequest, ValidateTopology } from '../../src/api/
 import type { GeneratePatchesRequest, GeneratePatchesResponse } from '../../src/api/hooks/v1alpha1/types.generated.js'
 import { HookError } from '../../src/server/errors.js'
 import {
-  createTemplatePatch, getString, isKind, templateItems, templateKind, validateTemplates, walkTemplates, type PatchFormat, type TemplateObject
+  createTemplatePatch, getString, isKind, templateItems, templateKind, validateTemplates, walkTemplates, type PatchFormat, type TemplateBase, type TemplateObject
 } from '../../src/topology/index.js'
 
 const applyMergePatch = (createRequire(import.meta.url)('json-merge-patch') as { apply: (target: unknown, patch: unknown) => unknown }).apply
@@ -113,7 +113,7 @@ t.test('kinds: only templates of those kinds are handed over; failForUnknownType
     status: 'Failure',
     message: 'DockerClusterTemplate default/sample-q9v4d (holder Cluster default/sample, spec.infrastructureRef): no kind "DockerClusterTemplate" is registered for version "infrastructure.cluster.x-k8s.io/v1beta2" (the kinds handled: KubeadmControlPlaneTemplate controlplane.cluster.x-k8s.io/v1beta2)'
   })
-  const isDocker = (template: TemplateObject): template is TemplateObject & { kind: 'DockerClusterTemplate' } => template.kind.startsWith('Docker')
+  const isDocker = (template: TemplateBase): template is TemplateBase & { kind: 'DockerClusterTemplate' } => template.kind.startsWith('Docker')
   t.equal((await walkTemplates(request(), () => {}, { kinds: [isDocker] })).items?.length, 1, 'a type guard picks templates too')
   const nullObject = request()
   nullObject.items![0]!.object = null
