@@ -8,12 +8,12 @@
 //   variable-schema.ts  a typed builder of ClusterClass variable schemas for DiscoverVariables, checked as Cluster API does
 export { createTemplatePatch, templateItems, validateTemplates, walkTemplates } from './walk.js'
 export type { MutateFunction, PatchFormat, TemplateContext, TemplateItem, WalkOptions, WalkTemplatesOptions } from './walk.js'
-export { getBoolean, getNumber, getObject, getString, getVariable, mergeVariables, toVariables, type ValueCheck, type Variables } from './variables.js'
+export { getBoolean, getNumber, getObject, getString, getValue, getVariable, mergeVariables, toVariables, type ValueCheck, type Variables } from './variables.js'
 export {
   isControlPlaneMachineInfrastructureTemplate, isControlPlaneTemplate, isInfrastructureClusterTemplate, isMachineDeploymentBootstrapTemplate,
   isMachineDeploymentInfrastructureTemplate, isMachinePoolBootstrapTemplate, isMachinePoolInfrastructureTemplate, matchesClass, templateRole, type TemplateRole
 } from './holders.js'
-export { isKind, templateKind, type KindType, type TemplateBase, type TemplateKind, type TemplateKindRef, type TemplateKinds, type TemplateObject, type TemplateOf } from './templates.js'
+export { ensurePath, isKind, templateKind, type KindType, type TemplateBase, type TemplateKind, type TemplateKindRef, type TemplateKinds, type TemplateObject, type TemplateOf } from './templates.js'
 export * as templates from './templates.generated.js'
 export * as variableSchema from './variable-schema.js'
 export { defineVariables, type VariableDefinition, type VariableSchema, type VariableValue } from './variable-schema.js'

@@ -52,3 +52,28 @@ export function isKind<T extends TemplateBase> (template: TemplateBase, kind: Te
 export function describeKind (kind: TemplateKind<TemplateBase>): string {
   return typeof kind === 'function' ? kind.name || 'a type guard' : `${kind.kind} ${kind.apiVersion}`
 }
+
+/**
+ * The object at a path of fields, the missing ones created as empty objects on the way: what Go's zero-valued
+ * structs give a Go mutate function. `ensurePath(template, 'spec', 'template', 'spec')` is
+ * `template.spec.template.spec`, typed. Only for fields whose values are objects.
+ */
+export function ensurePath<T extends object, K1 extends keyof T> (object: T, k1: K1): NonNullable<T[K1]>
+export function ensurePath<T extends object, K1 extends keyof T, K2 extends keyof NonNullable<T[K1]>> (object: T, k1: K1, k2: K2): NonNullable<NonNullable<T[K1]>[K2]>
+export function ensurePath<T extends object, K1 extends keyof T, K2 extends keyof NonNullable<T[K1]>, K3 extends keyof NonNullable<NonNullable<T[K1]>[K2]>> (
+  object: T, k1: K1, k2: K2, k3: K3): NonNullable<NonNullable<NonNullable<T[K1]>[K2]>[K3]>
+export function ensurePath<T extends object, K1 extends keyof T, K2 extends keyof NonNullable<T[K1]>, K3 extends keyof NonNullable<NonNullable<T[K1]>[K2]>,
+  K4 extends keyof NonNullable<NonNullable<NonNullable<T[K1]>[K2]>[K3]>> (
+  object: T, k1: K1, k2: K2, k3: K3, k4: K4): NonNullable<NonNullable<NonNullable<NonNullable<T[K1]>[K2]>[K3]>[K4]>
+export function ensurePath<T extends object, K1 extends keyof T, K2 extends keyof NonNullable<T[K1]>, K3 extends keyof NonNullable<NonNullable<T[K1]>[K2]>,
+  K4 extends keyof NonNullable<NonNullable<NonNullable<T[K1]>[K2]>[K3]>, K5 extends keyof NonNullable<NonNullable<NonNullable<NonNullable<T[K1]>[K2]>[K3]>[K4]>> (
+  object: T, k1: K1, k2: K2, k3: K3, k4: K4, k5: K5): NonNullable<NonNullable<NonNullable<NonNullable<NonNullable<T[K1]>[K2]>[K3]>[K4]>[K5]>
+export function ensurePath (object: object, ...keys: PropertyKey[]): unknown {
+  let current = object as Record<PropertyKey, unknown>
+  for (const key of keys) {
+    const next = current[key]
+    if (next === undefined || next === null) current[key] = {}
+    current = current[key] as Record<PropertyKey, unknown>
+  }
+  return current
+}

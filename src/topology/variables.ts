@@ -138,10 +138,25 @@ export function getObject<S extends VariableSchema> (variables: Variables, path:
 export function getObject<T extends object = Record<string, unknown>> (variables: Variables, path: string, check?: ValueCheck<T>): T | undefined
 export function getObject (variables: Variables, path: string, check?: ValueCheck<unknown>): unknown {
   const value = typed(variables, path, 'an object', isObject)
-  if (value === undefined || check === undefined) return value
+  if (value !== undefined && check !== undefined) checked(value, path, check)
+  return value
+}
+
+/**
+ * A variable of any type checked by a variable schema (then typed from it) or a type guard (Cluster API's
+ * GetObjectVariableInto for lists, numbers, ...); undefined when not found, VariableTypeError when it fails the check.
+ */
+export function getValue<S extends VariableSchema> (variables: Variables, path: string, check: S): VariableValue<S> | undefined
+export function getValue<T> (variables: Variables, path: string, check: ValueCheck<T>): T | undefined
+export function getValue (variables: Variables, path: string, check: ValueCheck<unknown>): unknown {
+  const value = getVariable(variables, path)
+  if (value !== undefined) checked(value, path, check)
+  return value
+}
+
+function checked (value: unknown, path: string, check: ValueCheck<unknown>): void {
   const problem = typeof check === 'function' ? (check(value) ? undefined : 'it fails the check given') : checkValue(check, value)
   if (problem !== undefined) throw new VariableTypeError(`variable ${JSON.stringify(path)} is invalid: ${problem}`)
-  return value
 }
 
 function isObject (value: unknown): value is Record<string, unknown> {
