@@ -164,7 +164,7 @@ function isObject (value: unknown): value is Record<string, unknown> {
 }
 
 /** The JSON type of a value, for messages that must not quote the value itself. */
-export function describeType (value: unknown): string {
+function describeType (value: unknown): string {
   if (value === null) return 'null'
   if (Array.isArray(value)) return 'a list'
   if (typeof value === 'object') return 'an object'
