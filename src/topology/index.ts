@@ -16,5 +16,5 @@ export {
 export { ensurePath, isKind, templateKind, type KindType, type TemplateBase, type TemplateKind, type TemplateKindRef, type TemplateKinds, type TemplateObject, type TemplateOf } from './templates.js'
 export * as templates from './templates.generated.js'
 export * as variableSchema from './variable-schema.js'
-export { defineVariables, type VariableDefinition, type VariableSchema, type VariableValue } from './variable-schema.js'
+export { defineVariables, type AnyVariableSchema, type VariableDefinition, type VariableSchema, type VariableValue } from './variable-schema.js'
 export { TemplateMutationError, VariableError, VariableSchemaError, VariableTypeError } from './errors.js'

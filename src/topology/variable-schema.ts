@@ -14,6 +14,9 @@ declare const valueType: unique symbol
 /** A variable's OpenAPI schema, carrying the TypeScript type of the values it accepts. */
 export type VariableSchema<T = unknown> = JSONSchemaProps & { readonly [valueType]?: (value: T) => void }
 
+/** Any variable schema, whatever its value type (the phantom is a parameter: `never` accepts them all). */
+export type AnyVariableSchema = VariableSchema<never>
+
 /** The TypeScript type of the values a variable schema accepts. */
 export type VariableValue<S> = S extends { readonly [valueType]?: (value: infer T) => void } ? T : unknown
 
@@ -92,7 +95,8 @@ export function array<T> (items: Built<T>, options: Common<T[]> & { minItems?: n
   return node({ type: 'array', items, ...defined({ minItems, maxItems, uniqueItems }) }, common)
 }
 
-type Properties = Record<string, Built<never>>
+/** Property schemas (typed JSONSchemaProps, so that the constraint does not infer the schemas' value types). */
+type Properties = Record<string, JSONSchemaProps>
 /** The value type of an object schema: required properties present, the others optional. */
 type ObjectValue<P extends Properties, R extends keyof P> =
   { [K in R]: VariableValue<P[K]> } & { [K in Exclude<keyof P, R>]?: VariableValue<P[K]> } extends infer O ? { [K in keyof O]: O[K] } : never

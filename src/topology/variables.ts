@@ -6,7 +6,7 @@
 import { BUILTINS_VARIABLE } from '../api/hooks/v1alpha1/constants.js'
 import type { Builtins, Variable } from '../api/hooks/v1alpha1/types.generated.js'
 import { VariableError, VariableTypeError } from './errors.js'
-import { checkValue, type VariableSchema, type VariableValue } from './variable-schema.js'
+import { checkValue, type AnyVariableSchema, type VariableSchema, type VariableValue } from './variable-schema.js'
 
 /** The variables of one template by name, `builtin` typed as Cluster API's Builtins (Go's map[string]apiextensionsv1.JSON). */
 export interface Variables {
@@ -134,7 +134,7 @@ export type ValueCheck<T> = VariableSchema<T> | ((value: unknown) => value is T)
  * An object variable (Cluster API's GetObjectVariableInto); undefined when not found, VariableTypeError when not
  * an object or when it fails `check`: a variable schema (the value is then typed from it) or a type guard.
  */
-export function getObject<S extends VariableSchema> (variables: Variables, path: string, check: S): VariableValue<S> | undefined
+export function getObject<S extends AnyVariableSchema> (variables: Variables, path: string, check: S): VariableValue<S> | undefined
 export function getObject<T extends object = Record<string, unknown>> (variables: Variables, path: string, check?: ValueCheck<T>): T | undefined
 export function getObject (variables: Variables, path: string, check?: ValueCheck<unknown>): unknown {
   const value = typed(variables, path, 'an object', isObject)
@@ -146,7 +146,7 @@ export function getObject (variables: Variables, path: string, check?: ValueChec
  * A variable of any type checked by a variable schema (then typed from it) or a type guard (Cluster API's
  * GetObjectVariableInto for lists, numbers, ...); undefined when not found, VariableTypeError when it fails the check.
  */
-export function getValue<S extends VariableSchema> (variables: Variables, path: string, check: S): VariableValue<S> | undefined
+export function getValue<S extends AnyVariableSchema> (variables: Variables, path: string, check: S): VariableValue<S> | undefined
 export function getValue<T> (variables: Variables, path: string, check: ValueCheck<T>): T | undefined
 export function getValue (variables: Variables, path: string, check: ValueCheck<unknown>): unknown {
   const value = getVariable(variables, path)
