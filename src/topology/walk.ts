@@ -8,8 +8,8 @@ import type {
   ValidateTopologyRequest, ValidateTopologyRequestItem, ValidateTopologyResponse
 } from '../api/hooks/v1alpha1/types.generated.js'
 import { HookError } from '../server/errors.js'
-import { generateMergePatch } from '../shims/json-merge-patch.js'
 import { TemplateMutationError, VariableError, VariableTypeError } from './errors.js'
+import { createMergePatch } from './merge-patch.js'
 import { describeKind, isKind, type TemplateBase, type TemplateKinds, type TemplateObject, type TemplateOf } from './templates.js'
 import { mergeVariables, toVariables, type Variables } from './variables.js'
 
@@ -193,7 +193,7 @@ export async function walkTemplates<const K extends TemplateKinds = TemplateKind
  */
 export function createTemplatePatch (original: unknown, mutated: unknown, format: PatchFormat): unknown {
   const target: unknown = JSON.parse(JSON.stringify(mutated) ?? 'null')
-  return format === 'JSONPatch' ? createPatch(original, target) : generateMergePatch(original, target) ?? {}
+  return format === 'JSONPatch' ? createPatch(original, target) : createMergePatch(original, target) ?? {}
 }
 
 /**

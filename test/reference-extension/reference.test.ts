@@ -2,14 +2,13 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import t from 'tap'
+import { applyMergePatch } from '../helpers/merge-patch.js'
 import { createCatalog } from '../../src/catalog/default.js'
-import { createRequire } from 'node:module'
 import { applyPatch, type Operation } from 'rfc6902'
 import { referenceHandlers, ANNOTATION, planUpgrade, parseResponses, VERSION_LABEL } from '../../src/reference-extension/index.js'
 import { API, call, sleep, start, tlsFixture } from '../helpers/server.js'
 
 const catalog = createCatalog()
-const applyMergePatch = (createRequire(import.meta.url)('json-merge-patch') as { apply: (target: unknown, patch: unknown) => unknown }).apply
 const fixtures = new URL('../fixtures/v1alpha1/', import.meta.url)
 const fixture = (hook: string) => readFileSync(new URL(`${hook.toLowerCase()}.request.json`, fixtures), 'utf8')
 const gvh = (hook: string) => ({ group: 'hooks.runtime.cluster.x-k8s.io', version: 'v1alpha1', hook })

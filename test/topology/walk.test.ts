@@ -2,17 +2,15 @@
 // function changed (applied to the template as received they give exactly the mutated template), Cluster API's
 // order of checks and its Failures.
 import fc from 'fast-check'
-import { createRequire } from 'node:module'
 import { applyPatch, type Operation } from 'rfc6902'
 import t from 'tap'
+import { applyMergePatch } from '../helpers/merge-patch.js'
 import { GeneratePatches, sampleRequest, ValidateTopology } from '../../src/api/hooks/v1alpha1/index.js'
 import type { GeneratePatchesRequest, GeneratePatchesResponse } from '../../src/api/hooks/v1alpha1/types.generated.js'
 import { HookError } from '../../src/server/errors.js'
 import {
   createTemplatePatch, getString, isKind, templateItems, templateKind, validateTemplates, walkTemplates, type PatchFormat, type TemplateBase, type TemplateObject
 } from '../../src/topology/index.js'
-
-const applyMergePatch = (createRequire(import.meta.url)('json-merge-patch') as { apply: (target: unknown, patch: unknown) => unknown }).apply
 
 /** What Cluster API does with an answer's item: decode the patch and apply it to the template as it sent it. */
 function applied (original: unknown, item: { patchType: string, patch: string | null }): unknown {
@@ -76,8 +74,14 @@ t.test('the template handed over is a copy: the request is not changed', async t
   t.same(req, before)
 })
 
-const json = fc.jsonValue({ maxDepth: 4 })
-const object = fc.dictionary(fc.oneof(fc.string(), fc.constantFrom('a', 'b', 'x/y', 'm~n', '~1', '')), json, { maxKeys: 5 })
+// No key __proto__ here: rfc6902's applyPatch, which this test applies JSON Patches with, sets a prototype for it
+// (the patches themselves are right: see the test of __proto__ keys below).
+const key = fc.oneof(fc.string(), fc.constantFrom('a', 'b', 'x/y', 'm~n', '~1', '')).filter(k => k !== '__proto__')
+const json = fc.letrec(tie => ({
+  value: fc.oneof({ depthSize: 'small', withCrossShrink: true }, fc.constant(null), fc.boolean(), fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.string(),
+    fc.array(tie('value'), { maxLength: 4 }), fc.dictionary(key, tie('value'), { maxKeys: 4, noNullPrototype: true }))
+})).value
+const object = fc.dictionary(key, json, { maxKeys: 5, noNullPrototype: true })
 /** A second object sharing structure with the first: some keys kept, changed, removed or added at each level. */
 const edited = (value: unknown): fc.Arbitrary<unknown> => {
   if (Array.isArray(value)) return fc.oneof(fc.constant(value), fc.array(json, { maxLength: 4 }), fc.constant([...value, 1]), fc.constant(value.slice(1)))
@@ -101,6 +105,17 @@ t.test('property: a patch applied to the original gives exactly the mutated obje
     }), { numRuns: 300 })
   }
   t.pass('300 pairs per format')
+})
+
+t.test('a key named __proto__ is a key like any other, in both formats', async t => {
+  const before = JSON.parse('{"data": {"__proto__": {"a": 1}, "k": 1}}') as unknown
+  const after = JSON.parse('{"data": {"__proto__": {"a": 2}, "k": 1, "new": {"__proto__": true}}}') as unknown
+  t.same(JSON.stringify(createTemplatePatch(before, after, 'JSONPatch')), JSON.stringify([
+    { op: 'add', path: '/data/new', value: JSON.parse('{"__proto__": true}') },
+    { op: 'replace', path: '/data/__proto__/a', value: 2 }
+  ]))
+  t.same(JSON.stringify(createTemplatePatch(before, after, 'JSONMergePatch')), '{"data":{"__proto__":{"a":2},"new":{"__proto__":true}}}')
+  t.same(JSON.stringify(applyMergePatch(before, createTemplatePatch(before, after, 'JSONMergePatch'))), JSON.stringify(after))
 })
 
 t.test('kinds: only templates of those kinds are handed over; failForUnknownTypes makes the others a Failure', async t => {
