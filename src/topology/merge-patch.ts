@@ -1,7 +1,7 @@
 // RFC 7386 merge patches, made here rather than by a library: json-merge-patch (and others) build the patch with
 // `patch[key] = ...`, which for a key named `__proto__` (a plain key in JSON) sets the patch object's prototype and
 // drops the change. This builds every object from its entries, so each key is an own property.
-import { isDeepStrictEqual } from 'node:util'
+import { jsonEqual } from './json.js'
 
 function isObject (value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
@@ -9,7 +9,7 @@ function isObject (value: unknown): value is Record<string, unknown> {
 
 /** The RFC 7386 merge patch that turns `before` into `after`; undefined when they are equal. */
 export function createMergePatch (before: unknown, after: unknown): unknown {
-  if (!isObject(before) || !isObject(after)) return isDeepStrictEqual(before, after) ? undefined : after
+  if (!isObject(before) || !isObject(after)) return jsonEqual(before, after) ? undefined : after
   const patch = new Map<string, unknown>()
   for (const [key, value] of Object.entries(after)) {
     const change = Object.hasOwn(before, key) ? createMergePatch(before[key], value) : value

@@ -9,6 +9,7 @@ import type {
 } from '../api/hooks/v1alpha1/types.generated.js'
 import { HookError } from '../server/errors.js'
 import { TemplateMutationError, VariableError, VariableTypeError } from './errors.js'
+import { jsonCopy, jsonEqual } from './json.js'
 import { createMergePatch } from './merge-patch.js'
 import { describeKind, isKind, type TemplateBase, type TemplateKinds, type TemplateObject, type TemplateOf } from './templates.js'
 import { mergeVariables, toVariables, type Variables } from './variables.js'
@@ -125,7 +126,7 @@ function prepare<T extends TemplateBase> (item: TemplateItem, options: WalkOptio
   }
   const problem = holderProblem(holder)
   if (problem !== undefined) return { kind: 'failure', message: problem }
-  return { kind: 'template', template: structuredClone(template) as unknown as T, context: { variables, holder, signal } }
+  return { kind: 'template', template: jsonCopy(template) as unknown as T, context: { variables, holder, signal } }
 }
 
 /** Runs the function on one template; a Failure message, or the error to throw on. */
@@ -193,7 +194,9 @@ export async function walkTemplates<const K extends TemplateKinds = TemplateKind
  */
 export function createTemplatePatch (original: unknown, mutated: unknown, format: PatchFormat): unknown {
   const target: unknown = JSON.parse(JSON.stringify(mutated) ?? 'null')
-  return format === 'JSONPatch' ? createPatch(original, target) : createMergePatch(original, target) ?? {}
+  // An unchanged list is skipped whole: rfc6902 would run its edit-distance diff of the elements on it.
+  const unchangedList = (a: unknown, b: unknown) => Array.isArray(a) && Array.isArray(b) && jsonEqual(a, b) ? [] : undefined
+  return format === 'JSONPatch' ? createPatch(original, target, unchangedList) : createMergePatch(original, target) ?? {}
 }
 
 /**
