@@ -195,13 +195,18 @@ await t.test('the topology example (the README\'s, verbatim) answers its hooks\'
   t.equal(result.code, 0, 'it exits 0', { output: result.output })
   const uid = '1c5e4a7d-56b2-4a8f-9a44-0f8fbd5a2f6e'
   const file = { path: '/etc/motd', content: 'hello' }
-  t.same(result.stdout.trimEnd().split('\n'), [
+  // Each line as printed; a patch compared as JSON.
+  const lines = result.stdout.trimEnd().split('\n').map(line => {
+    const patch = /^(GeneratePatches \S+ \S+): (.*)$/.exec(line)
+    return patch ? [patch[1], JSON.parse(patch[2] ?? '') as unknown] : line
+  })
+  t.same(lines, [
     'DiscoverVariables: imageRepository, nodeFiles',
-    `GeneratePatches JSONPatch ${uid}: ${JSON.stringify([
+    [`GeneratePatches JSONPatch ${uid}`, [
       { op: 'add', path: '/spec/template/spec/kubeadmConfigSpec/files', value: [file] },
       { op: 'replace', path: '/spec/template/spec/kubeadmConfigSpec/clusterConfiguration/imageRepository', value: 'mirror.example.com' }
-    ])}`,
-    `GeneratePatches JSONMergePatch ${uid}: ${JSON.stringify({ spec: { template: { spec: { kubeadmConfigSpec: { files: [file], clusterConfiguration: { imageRepository: 'mirror.example.com' } } } } } })}`,
+    ]],
+    [`GeneratePatches JSONMergePatch ${uid}`, { spec: { template: { spec: { kubeadmConfigSpec: { files: [file], clusterConfiguration: { imageRepository: 'mirror.example.com' } } } } } }],
     'ValidateTopology: Success',
     'ValidateTopology with docker.io: Failure: DockerClusterTemplate default/sample-q9v4d (holder Cluster default/sample, spec.infrastructureRef): imageRepository docker.io limits pulls: use a mirror'
   ], 'only the KubeadmControlPlaneTemplate is of the kinds walked; its patches in both formats; the Failure names the template')
