@@ -6,6 +6,8 @@
 //   templates.ts        template kinds: typed templates by apiVersion and kind, or a type guard
 //   templates.generated.ts  the types of Cluster API's own template kinds
 //   variable-schema.ts  a typed builder of ClusterClass variable schemas for DiscoverVariables, checked as Cluster API does
+//   merge-patch.ts, json.ts  RFC 7386 patches and JSON copies and comparisons, safe for a key named __proto__
+//   errors.ts           VariableError, VariableTypeError, VariableSchemaError, TemplateMutationError
 export { createTemplatePatch, templateItems, validateTemplates, walkTemplates } from './walk.js'
 export type { MutateFunction, PatchFormat, TemplateContext, TemplateItem, WalkOptions, WalkTemplatesOptions } from './walk.js'
 export { getBoolean, getNumber, getObject, getString, getValue, getVariable, mergeVariables, toVariables, type ValueCheck, type Variables } from './variables.js'
