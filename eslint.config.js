@@ -15,7 +15,8 @@ const LAYERS = {
   'src/registry': ['src/api', 'src/catalog'],
   'src/client': ['src/api', 'src/catalog', 'src/registry', 'src/kube', 'src/tls', 'src/http', 'src/backoff'],
   'src/server': ['src/api', 'src/catalog', 'src/tls', 'src/http'],
-  'src/reference-extension': ['src/api', 'src/catalog', 'src/server'],
+  'src/topology': ['src/api', 'src/server'],
+  'src/reference-extension': ['src/api', 'src/catalog', 'src/server', 'src/topology'],
   'src/controller': ['src/api', 'src/catalog', 'src/registry', 'src/client', 'src/kube', 'src/tls', 'src/http', 'src/backoff'],
   'src/conformance': ['src/api', 'src/catalog', 'src/client', 'src/tls', 'src/http'],
   'src/testing': ['src/api', 'src/catalog', 'src/registry', 'src/client', 'src/server', 'src/tls']
