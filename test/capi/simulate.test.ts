@@ -1,0 +1,99 @@
+// `runtime-sdk simulate` proven against Cluster API v1.14.2 itself. Cluster API's own managers take the Cluster of
+// examples/simulate/ through its life (created, upgraded v1.34.0 -> v1.35.0, deleted) against the reference extension,
+// which logs every request it receives; `simulate` takes the same files through the same life against the same
+// extension in process. The test compares the two: the sequence of hook calls, each request after normalising what
+// differs per run (uids, generated names, resourceVersions, timestamps), and the templates patched.
+import { readFileSync } from 'node:fs'
+import { mkdtemp, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import t from 'tap'
+import { stringify } from 'yaml'
+import { startClusterApi } from '../../tools/harness/cluster-api.js'
+import { startControlPlane } from '../../tools/harness/control-plane.js'
+import { serveReferenceExtension } from '../helpers/reference-extension-process.js'
+import { waitFor } from '../helpers/wait.js'
+
+t.setTimeout(1_200_000)
+const EXAMPLE = fileURLToPath(new URL('../../examples/simulate/', import.meta.url))
+const RECORDING = fileURLToPath(new URL('../helpers/recording-extension.ts', import.meta.url))
+const TO = 'v1.35.0'
+const EC = 'reference'
+const LONG = { timeoutMs: 240_000, intervalMs: 500 }
+
+const cp = await startControlPlane()
+t.teardown(() => cp.stop())
+const capi = await startClusterApi(cp, { log: (m) => t.comment(m) })
+t.teardown(() => capi.stop())
+const dir = await mkdtemp(join(tmpdir(), 'runtime-sdk-capi-simulate-'))
+const requestLog = join(dir, 'requests.jsonl')
+const responses = join(dir, 'responses.yaml')
+const answer = (preset: Record<string, { retryAfterSeconds: number, message?: string }>) => writeFile(responses, stringify(preset))
+await answer({})
+process.env['RUNTIME_SDK_REQUEST_LOG'] = requestLog
+process.env['RUNTIME_SDK_RESPONSES'] = responses
+const extension = await serveReferenceExtension(join(dir, 'certs'), { handlers: RECORDING })
+t.teardown(() => { extension.child.kill('SIGKILL') })
+t.comment(`request log: ${requestLog}`)
+
+const kubectl = async (args: string[], input?: string) => {
+  const r = await cp.kubectl(args, input !== undefined ? { input } : {})
+  if (r.code !== 0) throw new Error(`kubectl ${args.join(' ')}: ${r.stderr}`)
+  return r.stdout
+}
+type Obj = { metadata: { name: string, annotations?: Record<string, string> }, spec: Record<string, any>, status?: Record<string, any> }
+const get = async (kind: string, name: string) => JSON.parse(await kubectl(['get', kind, name, '-n', 'default', '-o', 'json'])) as Obj
+const list = async (kind: string) => (JSON.parse(await kubectl(['get', kind, '-n', 'default', '-o', 'json'])) as { items: Obj[] }).items
+const condition = (o: Obj, type: string) => (o.status?.conditions as Array<{ type: string, status: string }> | undefined)?.find(c => c.type === type)
+const logged = () => readFileSync(requestLog, 'utf8').split('\n').filter(Boolean).map(l => JSON.parse(l) as { hook: string })
+const calls = (hook: string) => logged().filter(l => l.hook === hook).length
+
+await kubectl(['apply', '-f', '-'], JSON.stringify({
+  apiVersion: 'runtime.cluster.x-k8s.io/v1beta2',
+  kind: 'ExtensionConfig',
+  metadata: { name: EC },
+  spec: { clientConfig: { url: extension.url, caBundle: extension.caBundle }, namespaceSelector: {} }
+}))
+await waitFor(async () => condition(await get('extensionconfigs.runtime.cluster.x-k8s.io', EC), 'Discovered')?.status === 'True', { ...LONG, message: 'Discovered' })
+await kubectl(['apply', '-f', join(EXAMPLE, 'templates.yaml'), '-f', join(EXAMPLE, 'clusterclass.yaml')])
+await waitFor(async () => condition(await get('clusterclass', 'loop'), 'VariablesReady')?.status === 'True', { ...LONG, message: 'VariablesReady' })
+
+const generated = async () => {
+  const cluster = await get('cluster', 'loop')
+  const kcp = await get('kubeadmcontrolplanes', cluster.spec.controlPlaneRef.name)
+  const md = (await list('machinedeployments'))[0] as Obj
+  return {
+    cluster,
+    infrastructureCluster: await get('devclusters', cluster.spec.infrastructureRef.name),
+    controlPlane: kcp,
+    controlPlaneMachineTemplate: await get('devmachinetemplates', kcp.spec.machineTemplate.spec.infrastructureRef.name),
+    machineDeployment: md,
+    workerMachineTemplate: await get('devmachinetemplates', md.spec.template.spec.infrastructureRef.name),
+    workerBootstrapTemplate: await get('kubeadmconfigtemplates', md.spec.template.spec.bootstrap.configRef.name)
+  }
+}
+
+await t.test('Cluster API takes the example Cluster through its life', async t => {
+  await answer({ BeforeClusterCreate: { retryAfterSeconds: 2, message: 'held by the test' } })
+  await kubectl(['apply', '-f', join(EXAMPLE, 'cluster.yaml')])
+  await waitFor(() => calls('BeforeClusterCreate') >= 2, { ...LONG, message: 'BeforeClusterCreate called twice' })
+  await answer({})
+  await waitFor(async () => (await list('machines')).filter(m => m.status?.phase === 'Running').length === 2, { ...LONG, message: 'both machines running' })
+  await waitFor(() => calls('AfterControlPlaneInitialized') >= 1, { ...LONG, message: 'AfterControlPlaneInitialized' })
+  await writeFile(join(dir, 'created.json'), JSON.stringify(await generated(), null, 2))
+
+  await answer({ BeforeClusterUpgrade: { retryAfterSeconds: 2, message: 'held by the test' } })
+  await kubectl(['patch', 'cluster', 'loop', '-n', 'default', '--type=merge', '-p', JSON.stringify({ spec: { topology: { version: TO } } })])
+  await waitFor(() => calls('BeforeClusterUpgrade') >= 2, { ...LONG, message: 'BeforeClusterUpgrade called twice' })
+  await answer({})
+  await waitFor(() => calls('AfterClusterUpgrade') >= 1, { ...LONG, message: 'AfterClusterUpgrade' })
+  await writeFile(join(dir, 'upgraded.json'), JSON.stringify(await generated(), null, 2))
+
+  await answer({ BeforeClusterDelete: { retryAfterSeconds: 2, message: 'held by the test' } })
+  await kubectl(['delete', 'cluster', 'loop', '-n', 'default', '--wait=false'])
+  await waitFor(() => calls('BeforeClusterDelete') >= 2, { ...LONG, message: 'BeforeClusterDelete called twice' })
+  await answer({})
+  await waitFor(async () => (await list('clusters')).length === 0, { ...LONG, message: 'the Cluster is gone once released' })
+  t.pass('done')
+})
