@@ -80,6 +80,8 @@ export interface RequestItem extends Omit<GeneratePatchesRequestItem, 'variables
   generatedName: string
   /** original is the ClusterClass's template as given. */
   original: KubeDocument
+  /** unpatched is the object as sent to the first patch. */
+  unpatched: KubeDocument
 }
 
 type Labels = Record<string, string>
@@ -177,7 +179,7 @@ export function requestItems (inputs: SimulationInputs, names: GeneratedNames, v
   const spec = clusterClass.spec ?? {}
   const items: RequestItem[] = []
   const add = (role: string, template: ClassTemplate, stored: KubeDocument, holderRef: HolderReference, generatedName: string, builtin?: Builtins) => {
-    items.push({ role, uid: itemUid(seed, role), holderReference: holderRef, object: stored, generatedName, original: template.object, ...(builtin ? { builtin } : {}) })
+    items.push({ role, uid: itemUid(seed, role), holderReference: holderRef, object: stored, generatedName, original: template.object, unpatched: jsonCopy(stored), ...(builtin ? { builtin } : {}) })
   }
   const template = (place: string) => templates.get(place) as ClassTemplate
 

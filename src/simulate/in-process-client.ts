@@ -39,7 +39,7 @@ export class InProcessRuntimeClient implements RuntimeClient {
       handlerName: h.name,
       hook: extension.catalog.get({ ...parseApiVersion(h.requestHook.apiVersion), hook: h.requestHook.hook }),
       timeoutSeconds: h.timeoutSeconds || 10,
-      failurePolicy: h.failurePolicy === 'Ignore' ? 'Ignore' : 'Fail'
+      failurePolicy: h.failurePolicy === 'Ignore' ? 'Ignore' as const : 'Fail' as const
     })).sort((a, b) => a.name.localeCompare(b.name))
   }
 

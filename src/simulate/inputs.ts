@@ -20,7 +20,7 @@ export type SourceOf = (object: unknown) => string | undefined
 export interface ClassTemplate {
   /** place says which reference of the ClusterClass names it, e.g. `spec.workers.machineDeployments[0].bootstrap`. */
   place: string
-  ref: ClusterClassTemplateReference
+  ref: { apiVersion: string, kind: string, name: string }
   object: KubeDocument
 }
 
@@ -87,9 +87,9 @@ export function resolveInputs (objects: readonly unknown[], sourceOf?: SourceOf)
   if (!topology.version) throw new SimulationInputError(`${where(cluster, sourceOf)}: spec.topology.version: is required`)
   const classNamespace = topology.classRef.namespace || namespace
   const inNamespace = (o: KubeDocument) => (o.metadata?.namespace || namespace) === classNamespace
-  const classes = documents.filter(o => o.kind === 'ClusterClass' && o.metadata?.name === topology.classRef.name && inNamespace(o))
+  const classes = documents.filter(o => o.kind === 'ClusterClass' && o.metadata?.name === topology.classRef?.name && inNamespace(o))
   if (classes.length !== 1) {
-    throw new SimulationInputError(`${where(cluster, sourceOf)}: spec.topology.classRef names ClusterClass ${classNamespace}/${topology.classRef.name}, ${classes.length === 0 ? 'which is not among the inputs: pass the file that holds it' : 'which is defined more than once'}`)
+    throw new SimulationInputError(`${where(cluster, sourceOf)}: spec.topology.classRef names ClusterClass ${classNamespace}/${topology.classRef?.name ?? ''}, ${classes.length === 0 ? 'which is not among the inputs: pass the file that holds it' : 'which is defined more than once'}`)
   }
   const clusterClass = classes[0] as KubeDocument
   checkSchema('ClusterClass', clusterClass, sourceOf)
@@ -102,7 +102,7 @@ export function resolveInputs (objects: readonly unknown[], sourceOf?: SourceOf)
     }
     const object = matching[0] as KubeDocument
     if (getPath(object, ['spec', 'template']) === undefined) throw new SimulationInputError(`${where(object, sourceOf)}: spec.template: is required (a ClusterClass references templates)`)
-    templates.set(place, { place, ref, object })
+    templates.set(place, { place, ref: { apiVersion: ref.apiVersion, kind: ref.kind, name: ref.name }, object })
   }
   const withNamespace = <T extends KubeDocument>(o: T, ns: string) => ({ ...o, metadata: { ...o.metadata, namespace: o.metadata?.namespace || ns } })
   return {

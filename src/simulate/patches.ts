@@ -41,7 +41,7 @@ export interface PatchContext {
 }
 
 function variablesFor (values: readonly ClusterVariable[], definitionFrom: string, definitionsFrom: Map<string, Set<string>>): Variable[] {
-  return values.filter(v => v.name !== 'builtin' && definitionsFrom.get(v.name)?.has(definitionFrom)).map(v => ({ name: v.name, value: v.value }))
+  return values.filter(v => v.name !== 'builtin' && definitionsFrom.get(v.name ?? '')?.has(definitionFrom)).map(v => ({ name: v.name ?? '', value: v.value }))
 }
 
 function topologyNameOf (item: RequestItem): string | undefined {
