@@ -9,7 +9,7 @@
 //   versions.ts           Kubernetes versions and upgrade plans
 //   timeline.ts           the recorded calls and the checks of every answer
 //   in-process-client.ts  a RuntimeClient over handlers called in process
-export { simulate, type SimulatedTemplate, type SimulateOptions, type SimulationResult } from './simulate.js'
+export { classExtensionName, simulate, type SimulatedTemplate, type SimulateOptions, type SimulationResult } from './simulate.js'
 export type { TimelineEntry } from './timeline.js'
 export { SimulationInputError } from './errors.js'
 export { InProcessRuntimeClient } from './in-process-client.js'

@@ -101,7 +101,7 @@ function templatesOf (phase: PhaseResult): SimulatedTemplate[] {
 }
 
 /** The ExtensionConfig name the ClusterClass's handler names share, if they share one. */
-function classExtensionName (clusterClass: unknown): string | undefined {
+export function classExtensionName (clusterClass: unknown): string | undefined {
   const spec = (clusterClass as { spec?: { patches?: Array<{ external?: Record<string, unknown> }>, upgrade?: { external?: Record<string, unknown> } } } | undefined)?.spec
   const names = [...(spec?.patches ?? []).flatMap(p => Object.entries(p.external ?? {}).filter(([k]) => k.endsWith('Extension')).map(([, v]) => v)), spec?.upgrade?.external?.['generateUpgradePlanExtension']]
   const suffixes = new Set(names.filter((n): n is string => typeof n === 'string' && n.includes('.')).map(n => n.slice(n.indexOf('.') + 1)))
