@@ -118,7 +118,7 @@ t.test('inline patches: value and valueFrom.variable applied in the class\'s ord
 t.test('input that cannot be used is refused, naming the object, its source and the field', async t => {
   const sourceOf = (o: unknown) => o === clusterClass ? 'clusterclass.yaml' : o === cluster ? 'cluster.yaml' : undefined
   await t.rejects(simulate({ handlers: referenceHandlers(), cluster, clusterClass, templates: templates.slice(1), sourceOf }),
-    new SimulationInputError('ClusterClass default/loop (clusterclass.yaml): spec.controlPlane.templateRef names KubeadmControlPlaneTemplate default/loop-control-plane (controlplane.cluster.x-k8s.io/v1beta2), which is not among the inputs: pass the file that holds it'))
+    new SimulationInputError('ClusterClass default/loop (clusterclass.yaml): spec.infrastructure.templateRef names DevClusterTemplate default/loop-cluster (infrastructure.cluster.x-k8s.io/v1beta2), which is not among the inputs: pass the file that holds it'))
   const bad = copy(cluster)
   bad.spec.topology.version = 134
   await t.rejects(simulate({ handlers: referenceHandlers(), cluster: bad, clusterClass, templates, sourceOf: o => o === bad ? 'cluster.yaml' : undefined }),
