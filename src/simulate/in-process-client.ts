@@ -105,4 +105,3 @@ export class InProcessRuntimeClient implements RuntimeClient {
     return answeredOutcome({ name: registration.name, gvh: hook.gvh }, { kind: hook.responseKind, apiVersion: hook.apiVersion, ...answer }, durationMs)
   }
 }
-

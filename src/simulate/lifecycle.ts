@@ -407,4 +407,3 @@ export function formatSeconds (seconds: number): string {
   const s = seconds % 60
   return `${h > 0 ? `${h}h` : ''}${h > 0 || m > 0 ? `${m}m` : ''}${s}s`
 }
-
