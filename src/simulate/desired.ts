@@ -25,7 +25,7 @@ const NOT_PROPAGATED = ['topology.cluster.x-k8s.io/hold-upgrade-sequence', 'topo
 const ALPHABET = 'bcdfghjklmnpqrstvwxz2456789'
 
 /** A generated name `<prefix><5 characters>`, like Kubernetes' SimpleNameGenerator, but the same for the same seed. */
-export function generatedName (prefix: string, seed: string): string {
+function generatedName (prefix: string, seed: string): string {
   const digest = createHash('sha256').update(`${seed}\0${prefix}`).digest()
   return prefix + Array.from(digest.subarray(0, 5), b => ALPHABET[b % ALPHABET.length]).join('')
 }
@@ -101,7 +101,7 @@ function withoutKeys (map: Labels | undefined, keys: readonly string[]): Labels 
 }
 
 /** The template as Cluster API reads it from its API server: server fields, the ClusterClass as owner, no managedFields. */
-export function storedTemplate (template: ClassTemplate, inputs: SimulationInputs, seed: string): KubeDocument {
+function storedTemplate (template: ClassTemplate, inputs: SimulationInputs, seed: string): KubeDocument {
   const object = jsonCopy(template.object)
   const metadata = object.metadata ?? {}
   delete metadata.managedFields

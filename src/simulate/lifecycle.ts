@@ -12,7 +12,7 @@ import type { HookDefinition } from '../api/hooks/define.js'
 import { clusterBuiltins, type DesiredVersions, type GeneratedNames, LABELS, requestItems } from './desired.js'
 import type { SimulationInputs } from './inputs.js'
 import { groupOf, jsonCopy } from './objects.js'
-import { runPatches, type PatchedItems } from './patches.js'
+import { type PatchContext, runPatches, type PatchedItems } from './patches.js'
 import { type Recorder, SimulationFailure } from './timeline.js'
 import { defaultAndValidate, type VariableDefinitions } from './variables.js'
 import { classVersionsPlan, compareVersions, defaultAndValidatePlans, oneMinorPlan } from './versions.js'
@@ -37,9 +37,6 @@ export interface PhaseResult {
 
 /** A blocking answer of this reconcile. */
 interface Blocking { hook: string, retryAfterSeconds: number, message: string }
-
-/** Why a simulation stopped early. */
-export class BlockedTooLong extends SimulationFailure {}
 
 export interface LifecycleOptions {
   inputs: SimulationInputs
@@ -257,7 +254,7 @@ export class Lifecycle {
     const items = requestItems(this.#o.inputs, this.#o.names, versions, this.#o.seed)
     const topology = this.cluster.spec?.topology
     const overrides = (values: readonly ClusterVariable[] | undefined, where: string) => defaultAndValidate(values, this.#o.definitions, where, false, this.#o.note)
-    const patched = await runPatches(items, {
+    const context: PatchContext = {
       inputs: this.#o.inputs,
       builtin,
       topologyVariables: topology?.variables ?? [],
@@ -269,7 +266,8 @@ export class Lifecycle {
       definitionsFrom: this.#o.definitions.definitionsFrom,
       caller: this.#o.recorder,
       note: this.#o.note
-    })
+    }
+    const patched = await runPatches(items, context)
     this.#lastPatched = patched.items
 
     // reconcileState: the After* hooks, then the objects and the Cluster.
@@ -367,7 +365,7 @@ export class Lifecycle {
         for (const b of blocking) if (!this.#blockedSince.has(b.hook)) this.#blockedSince.set(b.hook, this.#o.clock.now)
         const since = this.#blockedSince.get(first.hook) as number
         if (this.#o.clock.now + first.retryAfterSeconds - since > this.#o.maxBlockedSeconds) {
-          throw new BlockedTooLong(`${first.hook} still blocks after ${formatSeconds(this.#o.maxBlockedSeconds)} (--max-blocked): ${first.message ? `"${first.message}"` : 'no message'}, retryAfterSeconds ${first.retryAfterSeconds}`)
+          throw new SimulationFailure(`${first.hook} still blocks after ${formatSeconds(this.#o.maxBlockedSeconds)} (--max-blocked): ${first.message ? `"${first.message}"` : 'no message'}, retryAfterSeconds ${first.retryAfterSeconds}`)
         }
         this.#o.clock.now += first.retryAfterSeconds
         continue
@@ -401,7 +399,7 @@ function deferredNote (cluster: Cluster): boolean {
 }
 
 /** 600 -> `10m0s`, as Go prints durations. */
-export function formatSeconds (seconds: number): string {
+function formatSeconds (seconds: number): string {
   const h = Math.floor(seconds / 3600)
   const m = Math.floor((seconds % 3600) / 60)
   const s = seconds % 60

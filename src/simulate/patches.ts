@@ -132,7 +132,7 @@ function inlinePatches (patch: ClusterClassPatch, index: number, items: PatchedI
 }
 
 /** `Kind name (role)`, how messages name a template. */
-export function describeItem (item: RequestItem): string {
+function describeItem (item: RequestItem): string {
   return `${item.original.kind ?? 'template'} ${item.original.metadata?.name ?? ''} (${item.role})`
 }
 

@@ -12,7 +12,7 @@ import { generatedUid, generateNames } from './desired.js'
 import { SimulationInputError } from './errors.js'
 import { InProcessRuntimeClient } from './in-process-client.js'
 import { resolveInputs, type SourceOf } from './inputs.js'
-import { CLUSTER_FINALIZER, Lifecycle, type PhaseResult } from './lifecycle.js'
+import { CLUSTER_FINALIZER, Lifecycle, type LifecycleOptions, type PhaseResult } from './lifecycle.js'
 import { jsonCopy, type KubeDocument } from './objects.js'
 import { PatchFailure } from './patches.js'
 import { Recorder, SimulationFailure, type TimelineEntry } from './timeline.js'
@@ -162,7 +162,8 @@ export async function simulate (options: SimulateOptions): Promise<SimulationRes
     variables = defaultAndValidate(cluster.spec?.topology?.variables, definitions, 'spec.topology.variables', true, note)
     const topology = cluster.spec?.topology
     if (topology) topology.variables = variables
-    lifecycle = new Lifecycle({ inputs: { ...inputs, cluster }, definitions, names: generateNames(cluster, seed), recorder, clock, origin, maxBlockedSeconds: options.maxBlockedSeconds ?? 600, seed, note }, cluster)
+    const lifecycleOptions: LifecycleOptions = { inputs: { ...inputs, cluster }, definitions, names: generateNames(cluster, seed), recorder, clock, origin, maxBlockedSeconds: options.maxBlockedSeconds ?? 600, seed, note }
+    lifecycle = new Lifecycle(lifecycleOptions, cluster)
     await lifecycle.settle('create')
     if (options.toVersion !== undefined) {
       lifecycle.startUpgrade(options.toVersion)

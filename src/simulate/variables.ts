@@ -17,7 +17,7 @@ import { stableJson } from '../client/wire.js'
 const CHECKED_FORMATS = new Set(['byte', 'int32', 'int64', 'date-time'])
 
 /** A variable of ClusterClass status.variables: its definitions, from the class (`inline`) or a patch. */
-export interface StatusVariable extends ClusterClassStatusVariable {
+interface StatusVariable extends ClusterClassStatusVariable {
   name: string
   definitionsConflict: boolean
   definitions: Array<NonNullable<ClusterClassStatusVariable['definitions']>[number] & { from: string }>
