@@ -97,6 +97,33 @@ await t.test('the examples install the tarball into clean directories, with no e
   installed = ok
 })
 
+/** The README's simulate command: the line of a ```sh block that runs `runtime-sdk simulate`. */
+function readmeSimulateCommand (): string[] {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
+  const line = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap(m => (m[1] ?? '').split('\n')).find(l => l.startsWith('runtime-sdk simulate '))
+  if (line === undefined) throw new Error('README.md has no ```sh line running runtime-sdk simulate')
+  return line.split(/\s+/).filter(Boolean)
+}
+
+await t.test('the README\'s simulate command runs on the shipped example files in under 5 seconds', { skip: !installed && 'not installed' }, async t => {
+  const [command, ...args] = readmeSimulateCommand()
+  const bin = join(examples, 'extension', 'node_modules', '.bin')
+  const started = Date.now()
+  const simulated = await new Promise<Run>((resolve, reject) => {
+    const child = spawn(join(bin, command ?? ''), args, { cwd: work, env, stdio: ['ignore', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', d => { stdout += d })
+    child.stderr.on('data', d => { stderr += d })
+    child.on('error', reject)
+    child.on('close', code => resolve({ code, stdout, stderr, output: stdout + stderr }))
+  })
+  const elapsed = Date.now() - started
+  t.equal(simulated.code, 0, `${[command, ...args].join(' ')} exits 0`, { output: simulated.output })
+  t.match(simulated.stdout, /The cluster was created, upgraded to v1\.35\.0 and deleted/)
+  t.ok(elapsed < 5000, `took ${elapsed} ms`)
+})
+
 let compiled = false
 
 await t.test('both examples compile with strict settings and without skipLibCheck', { skip: !installed && 'not installed' }, async t => {
