@@ -239,7 +239,6 @@ export class Lifecycle {
       }
       mdVersions.set(name, version)
     }
-    if (deferredNote(this.cluster)) this.#o.note('defer-upgrade and hold-upgrade-sequence annotations are honoured for MachineDeployments only')
 
     // computeCluster: the desired Cluster's labels and annotations, the Cluster's builtin variable.
     const desired = jsonCopy(this.cluster)
@@ -392,10 +391,6 @@ export class Lifecycle {
     this.cluster.metadata.deletionGracePeriodSeconds = 0
     this.#touch(true)
   }
-}
-
-function deferredNote (cluster: Cluster): boolean {
-  return (cluster.spec?.topology?.workers?.machinePools ?? []).some(mp => Object.keys(mp.metadata?.annotations ?? {}).some(a => a.includes('upgrade')))
 }
 
 /** 600 -> `10m0s`, as Go prints durations. */

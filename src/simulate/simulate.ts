@@ -156,6 +156,7 @@ export async function simulate (options: SimulateOptions): Promise<SimulationRes
       cluster: lifecycle?.requestCluster() ?? cluster
     }
   }
+  if ((cluster.spec?.topology?.workers?.machinePools ?? []).length > 0) note('MachinePools: their templates are patched as Cluster API patches them; their upgrades are not simulated')
   let variables: ClusterVariable[] = []
   try {
     const definitions = await discoverVariables(inputs, recorder)
