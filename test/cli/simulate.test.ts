@@ -6,7 +6,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parse } from 'yaml'
+import { referenceHandlers } from '../../src/reference-extension/index.js'
 import { runCli } from '../helpers/run-cli.js'
+import { start, tlsFixture } from '../helpers/server.js'
 
 const EXAMPLE = fileURLToPath(new URL('../../examples/simulate/', import.meta.url))
 const BROKEN = fileURLToPath(new URL('../helpers/broken-simulate-extension.ts', import.meta.url))
@@ -35,6 +37,21 @@ t.test('-o json holds every request and response', async t => {
   const create = result.timeline.find(e => e.hook === 'BeforeClusterCreate')
   t.equal(create?.request?.kind, 'BeforeClusterCreateRequest')
   t.equal(create?.response?.status, 'Success')
+})
+
+t.test('--url and --extension-configs call a running extension over HTTPS, with the CA given', async t => {
+  const tls = await tlsFixture(mkdtempSync(join(tmpdir(), 'runtime-sdk-simulate-tls-')))
+  const { url } = await start(t, tls, { handlers: referenceHandlers() })
+  const byUrl = await runCli(['simulate', '-f', EXAMPLE, '--url', url, '--certificate-authority', join(tls.dir, 'ca.crt')])
+  t.equal(byUrl.code, 0, byUrl.stderr)
+  t.match(byUrl.stdout, /BeforeClusterDelete +before-cluster-delete\.reference +Success/, 'registered as the ExtensionConfig the ClusterClass names')
+  const configs = join(dir, 'extensionconfig.yaml')
+  writeFileSync(configs, JSON.stringify({ apiVersion: 'runtime.cluster.x-k8s.io/v1beta2', kind: 'ExtensionConfig', metadata: { name: 'reference' }, spec: { clientConfig: { url }, namespaceSelector: { matchLabels: { team: 'a' } } } }))
+  const unmatched = await runCli(['simulate', '-f', EXAMPLE, '--extension-configs', configs, '--certificate-authority', join(tls.dir, 'ca.crt')])
+  t.equal(unmatched.code, 1, 'the namespaceSelector does not match the Cluster\'s namespace')
+  t.match(unmatched.stderr, /^error: DiscoverVariables \(patch reference\): failed to call extension handler "discover-variables\.reference": namespaceSelector did not match object default\/loop\n$/)
+  const matched = await runCli(['simulate', '-f', EXAMPLE, '--extension-configs', configs, '--certificate-authority', join(tls.dir, 'ca.crt'), '--namespace-labels', 'team=a'])
+  t.equal(matched.code, 0, matched.stderr)
 })
 
 for (const [broken, message] of [
