@@ -3,15 +3,13 @@
 // Every problem is a SimulationInputError naming the object, where it came from and the field.
 import type { Cluster, ClusterClass, ClusterClassTemplateReference } from '../api/hooks/v1alpha1/types.generated.js'
 import { definitionSchema } from '../api/hooks/v1alpha1/schemas.js'
+import { BeforeClusterCreate } from '../api/hooks/v1alpha1/hooks.js'
 import { validate } from '../catalog/validate.js'
 import { SimulationInputError } from './errors.js'
 import { describeObject, getPath, type KubeDocument } from './objects.js'
 
 const CORE = 'cluster.x-k8s.io/v1beta2'
-const SCHEMAS = {
-  Cluster: 'sigs.k8s.io.cluster-api.api.core.v1beta2.Cluster',
-  ClusterClass: 'sigs.k8s.io.cluster-api.api.core.v1beta2.ClusterClass'
-} as const
+const CLUSTER_CLASS = 'sigs.k8s.io.cluster-api.api.core.v1beta2.ClusterClass'
 
 /** Where an object was read from (a file, for the CLI), for messages. */
 export type SourceOf = (object: unknown) => string | undefined
@@ -37,10 +35,15 @@ function where (object: unknown, sourceOf: SourceOf | undefined): string {
   return `${describeObject(object as KubeDocument)}${source ? ` (${source})` : ''}`
 }
 
-/** Checks an object against Cluster API's schema of its kind, as the API server would when it is applied. */
-function checkSchema (kind: keyof typeof SCHEMAS, object: KubeDocument, sourceOf: SourceOf | undefined): void {
+/**
+ * Checks an object against Cluster API's schema of its kind, as the API server would when it is applied. A Cluster
+ * is checked as the cluster of a hook request, whose validator is generated ahead of time.
+ */
+function checkSchema (kind: 'Cluster' | 'ClusterClass', object: KubeDocument, sourceOf: SourceOf | undefined): void {
   if (object.apiVersion !== CORE) throw new SimulationInputError(`${where(object, sourceOf)}: apiVersion must be ${CORE}, got ${JSON.stringify(object.apiVersion)}`)
-  const problem = validate(definitionSchema(SCHEMAS[kind]), object, 'request')
+  const problem = kind === 'Cluster'
+    ? validate(BeforeClusterCreate.request, { cluster: object }, 'request')?.replace(/^cluster\.?/, '')
+    : validate(definitionSchema(CLUSTER_CLASS), object, 'request')
   if (problem) throw new SimulationInputError(`${where(object, sourceOf)}: ${problem}`)
   if (typeof object.metadata?.name !== 'string' || object.metadata.name === '') throw new SimulationInputError(`${where(object, sourceOf)}: metadata.name: is required`)
 }
