@@ -142,10 +142,11 @@ function heldLikeTheTest (file: string): ExtensionHandler[] {
 
 const read = (file: string) => readFileSync(file, 'utf8').split('\n').filter(Boolean).map(l => JSON.parse(l) as LoggedRequest)
 const simulatedLog = join(dir, 'simulated.jsonl')
-const inputs = [...await readDocuments(join(EXAMPLE, 'cluster.yaml')), ...await readDocuments(join(EXAMPLE, 'clusterclass.yaml')), ...await readDocuments(join(EXAMPLE, 'templates.yaml'))]
 let simulated: SimulationResult | undefined
 
 await t.test('simulate makes the calls Cluster API made, with the same requests', async t => {
+  // No top-level await between subtests: tap ends the file once it is idle.
+  const inputs = [...await readDocuments(join(EXAMPLE, 'cluster.yaml')), ...await readDocuments(join(EXAMPLE, 'clusterclass.yaml')), ...await readDocuments(join(EXAMPLE, 'templates.yaml'))]
   simulated = await simulate({ handlers: heldLikeTheTest(simulatedLog), objects: inputs, toVersion: TO, checkDeterminism: false })
   t.equal(simulated.outcome, 'completed', simulated.error ?? 'completed')
   const capiRequests = distinct(read(requestLog))
