@@ -18,7 +18,8 @@ export const LABELS = {
 } as const
 const CLONED_FROM_NAME = 'cluster.x-k8s.io/cloned-from-name'
 const CLONED_FROM_GROUP_KIND = 'cluster.x-k8s.io/cloned-from-groupkind'
-const DROPPED_ANNOTATIONS = ['kubectl.kubernetes.io/last-applied-configuration', 'cluster.x-k8s.io/conversion-data']
+/** The annotations Cluster API drops from objects it sends to extensions (last-applied configuration, conversion data). */
+export const DROPPED_ANNOTATIONS = ['kubectl.kubernetes.io/last-applied-configuration', 'cluster.x-k8s.io/conversion-data']
 const NOT_PROPAGATED = ['topology.cluster.x-k8s.io/hold-upgrade-sequence', 'topology.cluster.x-k8s.io/defer-upgrade']
 
 /** Kubernetes' random-name alphabet (no vowels, no confusable digits). */

@@ -9,7 +9,7 @@ import {
   BeforeClusterUpgrade, BeforeControlPlaneUpgrade, BeforeWorkersUpgrade, GenerateUpgradePlan
 } from '../api/hooks/v1alpha1/hooks.js'
 import type { HookDefinition } from '../api/hooks/define.js'
-import { clusterBuiltins, type DesiredVersions, type GeneratedNames, LABELS, requestItems } from './desired.js'
+import { clusterBuiltins, type DesiredVersions, DROPPED_ANNOTATIONS, type GeneratedNames, LABELS, requestItems } from './desired.js'
 import type { SimulationInputs } from './inputs.js'
 import { groupOf, jsonCopy } from './objects.js'
 import { type PatchContext, runPatches, type PatchedItems } from './patches.js'
@@ -23,7 +23,6 @@ const UPGRADE_STEP = 'topology.internal.cluster.x-k8s.io/upgrade-step'
 /** The finalizer Cluster API's Cluster controller adds as soon as it sees a Cluster. */
 export const CLUSTER_FINALIZER = 'cluster.cluster.x-k8s.io'
 const PLAN_CACHE_SECONDS = 600
-const DROPPED_ANNOTATIONS = ['kubectl.kubernetes.io/last-applied-configuration', 'cluster.x-k8s.io/conversion-data']
 
 type ClusterObject = Cluster & { metadata: { name: string, namespace: string } }
 interface Machines { version: string, upgrading: boolean }

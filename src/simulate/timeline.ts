@@ -32,7 +32,7 @@ export class SimulationFailure extends Error {}
 /** How the simulation calls hooks. */
 export interface HookCaller {
   /** Calls the handler the ClusterClass names (GeneratePatches, ValidateTopology, DiscoverVariables, GenerateUpgradePlan). */
-  callExtension: <H extends HookDefinition>(hook: H, name: string, request: Omit<RequestOf<H>, 'kind' | 'apiVersion'>, step?: string) => Promise<ResponseOf<H>>
+  callExtension: <H extends HookDefinition>(hook: H, name: string, request: Omit<RequestOf<H>, 'kind' | 'apiVersion'>, step?: string, forObject?: KubeObject) => Promise<ResponseOf<H>>
   /** Calls every handler of a lifecycle hook; undefined when none implements it (Cluster API goes on). */
   callAll: <H extends HookDefinition>(hook: H, request: Omit<RequestOf<H>, 'kind' | 'apiVersion'>, step?: string) => Promise<ResponseOf<H> | undefined>
 }
@@ -63,8 +63,9 @@ export class Recorder implements HookCaller {
     this.entries.push({ at: this.#now(), hook: '', handler: '', status: 'Event', step: what, message })
   }
 
-  async callExtension<H extends HookDefinition> (hook: H, name: string, request: Omit<RequestOf<H>, 'kind' | 'apiVersion'>, step?: string): Promise<ResponseOf<H>> {
-    const call = async () => await this.#client.callExtension(hook, this.#forObject(), name, request as RequestOf<H>)
+  /** `forObject` is the object whose namespace is matched (default: the Cluster; DiscoverVariables: the ClusterClass). */
+  async callExtension<H extends HookDefinition> (hook: H, name: string, request: Omit<RequestOf<H>, 'kind' | 'apiVersion'>, step?: string, forObject?: KubeObject): Promise<ResponseOf<H>> {
+    const call = async () => await this.#client.callExtension(hook, forObject ?? this.#forObject(), name, request as RequestOf<H>)
     const result = await this.#run(hook, request, step, call)
     return result.response
   }

@@ -49,7 +49,7 @@ export async function discoverVariables (inputs: SimulationInputs, caller: HookC
   for (const patch of inputs.clusterClass.spec?.patches ?? []) {
     const name = patch.external?.discoverVariablesExtension
     if (!name) continue
-    const response = await caller.callExtension(DiscoverVariables, name, { ...(patch.external?.settings ? { settings: patch.external.settings } : {}) }, `patch ${patch.name ?? ''}`)
+    const response = await caller.callExtension(DiscoverVariables, name, { ...(patch.external?.settings ? { settings: patch.external.settings } : {}) }, `patch ${patch.name ?? ''}`, inputs.clusterClass)
     for (const variable of response.variables ?? []) addDefinition(all, variable, patch.name ?? '')
   }
   const variables = [...all.values()].sort((a, b) => (a.name ?? '') < (b.name ?? '') ? -1 : (a.name ?? '') > (b.name ?? '') ? 1 : 0)
