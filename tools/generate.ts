@@ -1,5 +1,5 @@
 // Rebuilds every generated artefact from the schemas, or with --check fails when a committed one is stale.
-//   npm run generate            write the v1alpha1 hook types, openapi/runtime-sdk.json, .yaml, the ExtensionConfig CRD and the hooks' validators
+//   npm run generate            write the v1alpha1 hook types, openapi/runtime-sdk.json, .yaml, the ExtensionConfig CRD, the CLI reference and the hooks' decoders
 //   npm run check:generated     compare instead of writing; exit 1 listing stale files
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
@@ -9,7 +9,8 @@ import { hooksOpenAPIDocument } from '../src/catalog/openapi.js'
 import { renderOpenAPI } from '../src/cli/openapi.js'
 import { capiHooks, definitions } from '../src/api/hooks/v1alpha1/capi.js'
 import { renderCapiTypes } from './capi-types.js'
-import { renderValidators, VALIDATORS_PATH } from './validators.js'
+import { CLI_REFERENCE_PATH, renderCliReference } from './cli-reference.js'
+import { DECODERS_PATH, renderDecoders } from './decoders.js'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const check = process.argv.includes('--check')
@@ -22,15 +23,16 @@ async function generatedFiles (): Promise<Record<string, string>> {
     'openapi/runtime-sdk.json': renderOpenAPI(document, 'json'),
     'openapi/runtime-sdk.yaml': renderOpenAPI(document, 'yaml'),
     [CRD_FILE]: renderCRD(),
-    ...renderValidators()
+    [CLI_REFERENCE_PATH]: await renderCliReference(),
+    ...renderDecoders()
   }
 }
 
 const files = await generatedFiles()
 const stale: string[] = []
-// A generated validators file no hook has any more.
-for (const name of await readdir(join(root, VALIDATORS_PATH)).catch(() => [])) {
-  const path = `${VALIDATORS_PATH}/${name}`
+// A generated decoders file no hook has any more.
+for (const name of await readdir(join(root, DECODERS_PATH)).catch(() => [])) {
+  const path = `${DECODERS_PATH}/${name}`
   if (path in files) continue
   if (check) {
     stale.push(path)

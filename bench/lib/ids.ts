@@ -25,8 +25,23 @@ export const DEAD_TIMEOUT_MS = 1000
 /** Scenario 6: our server's footprint. */
 export const FOOTPRINT_IDS = { idle: 'footprint/idle-rss', startup: 'footprint/first-answer', storm: 'footprint/after-fuzz-storm' } as const
 
-/** Scenario 7: a healthy client beside hostile sockets; system is ours or capi-go. */
-export const hostileId = (system: string, connection: 'keep-alive' | 'new-connection', hostile: boolean): string =>
+/**
+ * Scenario 7's servers of the project, all made by src/http's one builder: the extension server (compared with
+ * capi-go, Cluster API's), the controller's endpoint on plain HTTP and with --metrics-secure, the conversion webhook.
+ * By case key: what targets call them, and whether clients speak TLS to them.
+ */
+export const HOSTILE_SERVERS = {
+  ours: { name: 'extension server, reference extension', tls: true },
+  controller: { name: 'controller endpoint, plain HTTP', tls: false },
+  'controller-secure': { name: 'controller endpoint, --metrics-secure', tls: true },
+  webhook: { name: 'conversion webhook', tls: true }
+} as const
+
+/** Scenario 7's healthy clients: over keep-alive connections, or a new connection per call. */
+export type HostileConnection = 'keep-alive' | 'new-connection'
+
+/** Scenario 7: a healthy client beside hostile sockets; system is a key of HOSTILE_SERVERS, or capi-go. */
+export const hostileId = (system: string, connection: HostileConnection, hostile: boolean): string =>
   `hostile/${system}/${connection}/${hostile ? 'with-1000-hostile' : 'baseline'}`
 export const hostileClosedId = (system: string): string => `hostile/${system}/idle-sockets-closed`
 

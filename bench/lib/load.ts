@@ -1,5 +1,6 @@
 // Load generators: wrk (Debian package, lower overhead) when installed, else autocannon (npm devDependency).
-// Both POST the same body with no Content-Type over keep-alive connections, one connection per concurrent request.
+// Both POST the same body with no Content-Type (or GET without a body) over keep-alive connections, one connection
+// per concurrent request.
 import { spawnSync } from 'node:child_process'
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
@@ -7,11 +8,17 @@ import { parseAutocannon, parseWrk } from './parse.js'
 import { runToEnd } from './processes.js'
 import type { Run } from './types.js'
 
-const wrkScript = fileURLToPath(new URL('../wrk-post.lua', import.meta.url))
+const wrkScript = fileURLToPath(new URL('../wrk.lua', import.meta.url))
 
-export interface LoadOptions {
+/** What a healthy client asks: a POST of bodyFile, or a GET without one, with headers besides the generator's. */
+export interface LoadRequest {
   url: string
-  bodyFile: string
+  bodyFile?: string | undefined
+  /** headers by name, e.g. content-type. */
+  headers?: Record<string, string> | undefined
+}
+
+export interface LoadOptions extends LoadRequest {
   connections: number
   /** durationS is whole seconds (wrk's resolution). */
   durationS: number
@@ -25,6 +32,8 @@ export interface LoadGenerator {
   run: (options: LoadOptions) => Promise<Run>
 }
 
+const headerList = (request: LoadRequest): Array<[string, string]> => Object.entries(request.headers ?? {})
+
 function wrkVersion (): string | undefined {
   const probe = spawnSync('wrk', ['--version'], { encoding: 'utf8' })
   if (probe.error !== undefined) return undefined
@@ -33,7 +42,8 @@ function wrkVersion (): string | undefined {
 
 const wrk = (version: string): LoadGenerator => ({
   name: `wrk ${version}`,
-  run: async (o) => parseWrk(await runToEnd([...o.prefix, 'wrk', '-t1', `-c${o.connections}`, `-d${o.durationS}s`, '--timeout', '10s', '-s', wrkScript, o.url], { env: { BENCH_BODY: o.bodyFile } }))
+  run: async (o) => parseWrk(await runToEnd([...o.prefix, 'wrk', '-t1', `-c${o.connections}`, `-d${o.durationS}s`, '--timeout', '10s', '-s', wrkScript,
+    ...headerList(o).flatMap(([name, value]) => ['-H', `${name}: ${value}`]), o.url], { env: { BENCH_BODY: o.bodyFile ?? '' } }))
 })
 
 function autocannon (): LoadGenerator {
@@ -42,7 +52,8 @@ function autocannon (): LoadGenerator {
   const version = (require('autocannon/package.json') as { version: string }).version
   return {
     name: `autocannon ${version}`,
-    run: async (o) => parseAutocannon(await runToEnd([...o.prefix, process.execPath, cli, '-j', '-n', '-c', String(o.connections), '-d', String(o.durationS), '-t', '10', '-m', 'POST', '-i', o.bodyFile, o.url]))
+    run: async (o) => parseAutocannon(await runToEnd([...o.prefix, process.execPath, cli, '-j', '-n', '-c', String(o.connections), '-d', String(o.durationS), '-t', '10',
+      ...(o.bodyFile !== undefined ? ['-m', 'POST', '-i', o.bodyFile] : []), ...headerList(o).flatMap(([name, value]) => ['-H', `${name}=${value}`]), o.url]))
   }
 }
 

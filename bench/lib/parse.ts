@@ -1,7 +1,7 @@
 // Turning each load generator's output into one Run. Kept free of I/O so that it is unit-tested.
 import type { Run } from './types.js'
 
-/** The marker bench/wrk-post.lua prints before its JSON summary. */
+/** The marker bench/wrk.lua prints before its JSON summary. */
 export const WRK_MARKER = 'BENCH_JSON '
 
 interface WrkSummary {
@@ -18,7 +18,7 @@ interface WrkSummary {
 }
 
 /**
- * Parses the line bench/wrk-post.lua's done() prints. wrk counts answers with a status of 400 or more as `status`
+ * Parses the line bench/wrk.lua's done() prints. wrk counts answers with a status of 400 or more as `status`
  * errors; the others (connect, read, write, timeout) are transport errors.
  */
 export function parseWrk (stdout: string): Run {

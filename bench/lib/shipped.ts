@@ -50,7 +50,11 @@ export function cliCommand (command: 'serve' | 'controller', args: string[], nod
   return [...imageEnv(), process.execPath, ...(command === 'controller' ? nodeOptions.controller : nodeOptions.image), ...nodeFlags, CLI, command, ...args]
 }
 
-/** A Node command (node first) as the image would run it: its environment and NODE_OPTIONS, for servers ours is compared with. */
-export function asInImage ([node, ...args]: string[]): string[] {
-  return [...imageEnv(), node as string, ...shippedOnce().nodeOptions.image, ...args]
+/**
+ * A Node command (node first) as the image would run it: its environment and the NODE_OPTIONS of `serve` or of the
+ * controller, for servers ours is compared with and for parts of ours the bench serves from its own scripts.
+ */
+export function asInImage ([node, ...args]: string[], as: 'serve' | 'controller' = 'serve'): string[] {
+  const { nodeOptions } = shippedOnce()
+  return [...imageEnv(), node as string, ...(as === 'controller' ? nodeOptions.controller : nodeOptions.image), ...args]
 }

@@ -2,7 +2,8 @@
 import { codedError } from '../errors/index.js'
 import type { HookConversion, HookDefinition, HookGroupVersion } from '../api/hooks/define.js'
 import { apiVersionOf, compareVersions, type GroupVersionHook, groupHookString, gvhString, hookPath, isKubeVersion } from './identity.js'
-import { type Direction, validate } from './validate.js'
+import { isPrecompiled } from './precompiled.js'
+import { type Direction, receiveRequest, validate } from './validate.js'
 import { DNS1123_SUBDOMAIN_PATTERN } from '../api/extension-config/rules.js'
 import { GROUP } from '../api/hooks/v1alpha1/constants.js'
 import { schemaProperties } from '../api/schema/builders.js'
@@ -18,10 +19,17 @@ export interface CatalogHook {
   requestKind: string
   responseKind: string
   apiVersion: string
+  /**
+   * goDecoded: the hook is Cluster API's, checked as Go's decoder reads its types (a refused request is "error
+   * unmarshalling request", as Cluster API's server says); a hook of your own is checked against its JSON Schemas.
+   */
+  goDecoded: boolean
   conversion?: HookConversion
 }
 
 export type ValidationResult = { valid: true } | { valid: false, message: string }
+/** A request an extension received, with what its handler gets (see Catalog.receiveRequest). */
+export type ReceivedRequest = { valid: true, request: unknown } | { valid: false, message: string }
 
 const HOOK_NAME = /^[A-Z][A-Za-z0-9]*$/
 const GROUP_NAME = new RegExp(DNS1123_SUBDOMAIN_PATTERN)
@@ -124,15 +132,35 @@ export class Catalog {
     return hookPath(gvh, hook.definition.meta.singleton ? undefined : name)
   }
 
-  /** Checks a request as Cluster API sends it: its validation markers and the fields its Go encoding always sends. */
+  /**
+   * Checks a request: one of Cluster API's as its Go server decodes it (JSON types, integer ranges, timestamps,
+   * nesting); one of your own against its schema (markers, the fields always sent).
+   */
   validateRequest (gvh: GroupVersionHook, body: unknown): ValidationResult {
     const hook = this.get(gvh)
     return check(hook.definition.request, body, 'request', hook.requestKind, hook.apiVersion)
   }
 
   /**
-   * Checks a response: `strict` (a handler's answer) against the markers and the fields the API requires; `decode`
-   * (an extension's answer to a client) only as far as Cluster API's client decodes it.
+   * Checks a request an extension received, as validateRequest does, and returns what its handler gets: for one of
+   * Cluster API's hooks, what Go's handler reads (JSON null is an empty request; a field left out or null that Go
+   * always sends gets its zero value, another one sent as null is left out), so that a handler typed with Cluster
+   * API's types gets values of those types; a request of your own hooks as it is.
+   */
+  receiveRequest (gvh: GroupVersionHook, body: unknown): ReceivedRequest {
+    const hook = this.get(gvh)
+    if (!hook.goDecoded) {
+      const checked = this.validateRequest(gvh, body)
+      return checked.valid ? { valid: true, request: body } : checked
+    }
+    const received = receiveRequest(hook.definition.request, body)
+    return 'message' in received ? { valid: false, message: received.message } : { valid: true, request: received.request }
+  }
+
+  /**
+   * Checks a response: `strict` (a handler's answer) as Cluster API's client must read it (for your own hooks: the
+   * markers and the fields the API requires); `decode` (an extension's answer to a client) only as far as Cluster
+   * API's client decodes it.
    */
   validateResponse (gvh: GroupVersionHook, body: unknown, mode: 'strict' | 'decode' = 'strict'): ValidationResult {
     const hook = this.get(gvh)
@@ -186,6 +214,7 @@ function describeHook (gvh: GroupVersionHook, definition: HookDefinition, conver
     requestKind: `${gvh.hook}Request`,
     responseKind: `${gvh.hook}Response`,
     apiVersion: apiVersionOf(gvh),
+    goDecoded: isPrecompiled(definition.request),
     ...(conversion ? { conversion } : {})
   }
 }
@@ -210,6 +239,8 @@ function checkConversions (key: string, versions: string[], hooks: Map<string, C
 function check (schema: HookDefinition['request'], body: unknown, direction: Direction, kind: string, apiVersion: string): ValidationResult {
   const message = validate(schema, body, direction)
   if (message) return { valid: false, message }
+  // Go's decoder reads kind and apiVersion as any strings; a hook of your own is strict about them.
+  if (isPrecompiled(schema)) return { valid: true }
   const envelope = body as { kind?: string, apiVersion?: string }
   if (envelope.kind !== undefined && envelope.kind !== kind) return { valid: false, message: `kind: must be "${kind}", got ${JSON.stringify(envelope.kind)}` }
   if (envelope.apiVersion !== undefined && envelope.apiVersion !== apiVersion) return { valid: false, message: `apiVersion: must be "${apiVersion}", got ${JSON.stringify(envelope.apiVersion)}` }

@@ -1,55 +1,74 @@
-// The validators of Cluster API's hooks, generated ahead of time by `npm run generate` so that a process does not
-// load Ajv or compile the schemas at run time: compiling BeforeClusterCreate's request alone takes ~80 ms and ~15 MB.
-// They are CommonJS, as Ajv writes them, in one file per group of hooks (Cluster API's: lifecycle, topology
-// mutation, ...; the hooks of a group embed the same objects), copied to dist/ by the build. A group's file is
-// loaded on the first validation of one of its hooks: a controller that only calls Discovery holds only Discovery's.
-// check:generated keeps them in step with the schemas.
+// The decoders of Cluster API's hooks, generated ahead of time by `npm run generate` (tools/decoders.ts): a request or
+// response of one of its hooks is checked as Go's encoding/json decodes it into Cluster API's types, with nothing
+// compiled at run time. They are CommonJS, one file per group of hooks (Cluster API's: lifecycle, topology mutation,
+// ...; the hooks of a group carry the same objects), copied to dist/ by the build; a group's file is loaded on the
+// first check of one of its hooks, so a controller that only calls Discovery holds only Discovery's. Each file exports
+// a function that takes the rules (decoder/rules.ts) and returns the checker of every request and response of its
+// group by definition name. check:generated keeps them in step with the definitions.
 import { createRequire } from 'node:module'
-import type { ValidateFunction } from 'ajv'
 import type { TSchema } from 'typebox'
 import { groupVersion } from '../api/hooks/v1alpha1/index.js'
-import type { Direction } from './schema-compiler.js'
+import { capiHooks } from '../api/hooks/v1alpha1/capi.js'
+import { definitionSchema } from '../api/hooks/v1alpha1/schemas.js'
+import * as rules from './decoder/rules.js'
 
-/** One generated validator: a part of a hook, checked in one direction, exported by its group's file under its key. */
-interface PrecompiledTarget {
-  /** key names it: hooks.runtime.cluster.x-k8s.io/v1alpha1/<hook>/<part>/<direction>. */
-  key: string
-  hook: string
-  part: 'request' | 'response'
-  direction: Direction
-  /** file is its group's, relative to this module (see validatorsFile). */
-  file: string
-  schema: TSchema
-}
-
-/** The directions each part of a hook is checked in. */
-const PARTS = [['request', ['request']], ['response', ['response', 'decode']]] as const
+/** What a generated file exports. */
+type DecodersModule = (ruleSet: typeof rules) => Readonly<Record<string, rules.Checker>>
 
 /** The directory of the generated files, beside this module. */
-export const VALIDATORS_DIR = 'validators'
+export const DECODERS_DIR = 'decoders'
 
 /** The generated file of a group of hooks (its first tag, e.g. Lifecycle Hooks), relative to this module. */
-function validatorsFile (group: string): string {
-  return `./${VALIDATORS_DIR}/${group.toLowerCase().replace(/[^a-z0-9]+/g, '-')}.generated.cjs`
+function decodersFile (group: string): string {
+  return `./${DECODERS_DIR}/${group.toLowerCase().replace(/[^a-z0-9]+/g, '-')}.generated.cjs`
 }
 
-/** Every validator generated: hooks.runtime.cluster.x-k8s.io/v1alpha1, each part in its directions. */
-export function precompiledTargets (): PrecompiledTarget[] {
-  const gv = groupVersion
-  return gv.hooks.flatMap(def => PARTS.flatMap(([part, directions]) => directions.map(direction =>
-    ({ key: `${gv.group}/${gv.version}/${def.hook}/${part}/${direction}`, hook: def.hook, part, direction, file: validatorsFile(def.meta.tags[0] ?? def.hook), schema: def[part] }))))
+/** The hooks of each generated file, with the definition names of their requests and responses. */
+export function precompiledGroups (): Map<string, Array<{ hook: string, request: string, response: string }>> {
+  const groups = new Map<string, Array<{ hook: string, request: string, response: string }>>()
+  for (const def of groupVersion.hooks) {
+    const names = capiHooks.find(h => h.hook === def.hook)
+    if (!names) throw new Error(`Cluster API's definitions have no hook ${def.hook}`)
+    const file = decodersFile(def.meta.tags[0] ?? def.hook)
+    groups.set(file, [...groups.get(file) ?? [], names])
+  }
+  return groups
 }
 
 const requireHere = createRequire(import.meta.url)
-let targets: WeakMap<TSchema, Partial<Record<Direction, PrecompiledTarget>>> | undefined
+let targets: WeakMap<TSchema, { file: string, definition: string }> | undefined
+const loaded = new Map<string, Readonly<Record<string, rules.Checker>>>()
+const checkers = new WeakMap<TSchema, rules.Checker>()
 
-/** The generated validator of a schema in a direction: the schema must be the very object it was generated from. */
-export function precompiledValidator (schema: TSchema, direction: Direction): ValidateFunction | undefined {
+/** Whether a schema has a generated decoder: it is one of Cluster API's hook requests or responses, the very object. */
+export function isPrecompiled (schema: TSchema): boolean {
+  return targetOf(schema) !== undefined
+}
+
+/** The generated decoder of a hook's request or response schema (see isPrecompiled); its file is loaded once. */
+export function precompiledDecoder (schema: TSchema): rules.Checker | undefined {
+  const known = checkers.get(schema)
+  if (known) return known
+  const target = targetOf(schema)
+  if (!target) return undefined
+  let decoders = loaded.get(target.file)
+  if (!decoders) {
+    decoders = (requireHere(target.file) as DecodersModule)(rules)
+    loaded.set(target.file, decoders)
+  }
+  const checker = decoders[target.definition]
+  if (checker) checkers.set(schema, checker)
+  return checker
+}
+
+function targetOf (schema: TSchema): { file: string, definition: string } | undefined {
   if (!targets) {
     targets = new WeakMap()
-    for (const target of precompiledTargets()) targets.set(target.schema, { ...targets.get(target.schema), [target.direction]: target })
+    for (const [file, hooks] of precompiledGroups()) {
+      for (const { request, response } of hooks) {
+        for (const definition of [request, response]) targets.set(definitionSchema(definition), { file, definition })
+      }
+    }
   }
-  const target = targets.get(schema)?.[direction]
-  // require's cache keeps the file: it is read once, on the first validation of one of its hooks.
-  return target && (requireHere(target.file) as Readonly<Record<string, ValidateFunction>>)[target.key]
+  return targets.get(schema)
 }

@@ -1,6 +1,5 @@
-// Compiles hook schemas with Ajv, one view per direction (see validate.ts). Used at run time for schemas that have
-// no validator generated ahead of time (a hook of your own), and by `npm run generate` to write the generated ones
-// (validators/*.generated.cjs): both compile the same views with the same options, so they answer alike.
+// Compiles hook schemas with Ajv, one view per direction (see validate.ts), at run time: for schemas that have no
+// decoder generated ahead of time (a hook of your own; Cluster API's hooks are checked as Go decodes them).
 // Ajv is loaded when the first compiler is made: a process answering only Cluster API's hooks never loads it.
 import type { Ajv, ValidateFunction } from 'ajv'
 import type { TSchema } from 'typebox'
@@ -20,14 +19,13 @@ const SUBSCHEMAS = new Set(['allOf', 'anyOf', 'oneOf'])
 const SUBSCHEMA_MAPS = new Set(['properties', 'patternProperties'])
 
 export class SchemaCompiler {
-  readonly ajv: Ajv
+  readonly #ajv: Ajv
   /** The ajv key of every named schema, per direction: each is compiled once however many hooks embed it. */
   readonly #registered: Record<Direction, Map<Schema, string>> = { request: new Map(), response: new Map(), decode: new Map() }
   #keys = 0
 
-  /** source keeps the generated code of every compiled schema, for Ajv's standalone export. */
-  constructor (options: { source?: boolean } = {}) {
-    this.ajv = createAjv({
+  constructor () {
+    this.#ajv = createAjv({
       allErrors: false,
       coerceTypes: false,
       useDefaults: false,
@@ -38,18 +36,12 @@ export class SchemaCompiler {
       unicodeRegExp: false,
       // Strict compilation already rejects a malformed schema (keyword value types, unknown keywords, bad patterns);
       // checking it against the meta-schema too would compile the meta-schema first.
-      validateSchema: false,
-      ...(options.source ? { code: { source: true, lines: false } } : {})
+      validateSchema: false
     })
   }
 
   compile (schema: TSchema, direction: Direction): ValidateFunction {
-    return this.ajv.compile(this.#view(schema as Schema, direction))
-  }
-
-  /** Adds a schema under a key, for Ajv's standalone export. */
-  add (schema: TSchema, direction: Direction, key: string): void {
-    this.ajv.addSchema(this.#view(schema as Schema, direction), key)
+    return this.#ajv.compile(this.#view(schema as Schema, direction))
   }
 
   /** The schema as ajv checks it in a direction; a named subschema becomes a reference to its one compiled copy. */
@@ -59,7 +51,7 @@ export class SchemaCompiler {
     if (key === undefined) {
       key = `${direction}:${String(schema[COMPONENT_KEYWORD])}:${this.#keys++}`
       this.#registered[direction].set(schema, key)
-      this.ajv.addSchema(this.#body(schema, direction), key)
+      this.#ajv.addSchema(this.#body(schema, direction), key)
     }
     return { $ref: key }
   }

@@ -1,14 +1,25 @@
-// Schema validation with messages that name the offending field. Validation never changes the value:
-// no defaults, no coercion, no removal of unknown fields (callers' objects must pass through intact).
+// Validation with messages that name the offending field. validate() never changes the value: no defaults, no
+// coercion, no removal of unknown fields (callers' objects must pass through intact); receiveRequest() reads a request
+// an extension received, in place, as Go's handler would read it.
 //
-// One schema is checked as strictly as its direction calls for (Cluster API's own definitions carry the markers):
-// - request: what Cluster API sends, as its API server stores it: its validation markers and the fields its Go
-//   encoding always sends; unknown fields pass, and so does the status of embedded objects, whatever it holds.
-// - response: what a handler answers: the markers and the fields the API requires (x-kubebuilder-required).
-// - decode: what Cluster API's client decodes: JSON types, integer widths, base64; no bounds, no enums, null anywhere.
+// Cluster API's hooks are checked as Go's encoding/json decodes them into Cluster API's types (the decoders generated
+// in decoders/*.generated.cjs, rules in decoder/rules.ts): JSON types, integer ranges, the timestamps and base64 Go
+// parses, nesting; nothing else, since Cluster API's own server and client check nothing else.
+// - request (what Cluster API sends, or our client sends) and decode (an answer our client receives): what Go reads.
+//   receiveRequest (an extension's) also hands the handler what Go's handler reads (see decoder/rules.ts: RECEIVE).
+// - response (a handler's answer): what Go reads once JSON.stringify sent it, as the handler meant: status Success
+//   or Failure, Cluster API's enumerations, patches that are base64 of JSON of their patchType, data JSON can carry.
+// Hook groups of your own are checked against their JSON Schemas by Ajv, per direction (see schema-compiler.ts):
+// - request: the validation markers and the fields always sent; unknown fields pass, and so does the status of
+//   embedded objects, whatever it holds.
+// - response: the markers and the fields the API requires (x-kubebuilder-required).
+// - decode: JSON types, integer widths, base64; no bounds, no enums, null anywhere.
 import type { ErrorObject, ValidateFunction } from 'ajv'
 import type { TSchema } from 'typebox'
-import { precompiledValidator } from './precompiled.js'
+import { decodeProblem, receive } from './decoder/decode.js'
+import { ANSWER, DECODE } from './decoder/rules.js'
+import { fieldPath, formatKey } from './field-path.js'
+import { precompiledDecoder } from './precompiled.js'
 import { type Direction, SchemaCompiler } from './schema-compiler.js'
 
 export type { Direction } from './schema-compiler.js'
@@ -18,14 +29,31 @@ let compiler: SchemaCompiler | undefined
 
 /** Validates a value against a schema in a direction; returns undefined when valid, else a message naming the field. */
 export function validate (schema: TSchema, value: unknown, direction: Direction = 'request'): string | undefined {
+  const decoder = precompiledDecoder(schema)
+  if (decoder) {
+    const problem = decodeProblem(decoder, value, direction === 'response' ? ANSWER : DECODE)
+    if (problem !== undefined || direction !== 'response') return problem
+    const status = (value as { status?: unknown }).status
+    return status === undefined || status === null ? 'status: must be one of "Success", "Failure", got none' : undefined
+  }
+  // A hook of your own is compiled on its first call.
   let fn = compiled[direction].get(schema)
   if (!fn) {
-    // Cluster API's hooks have generated validators; a hook of your own is compiled on its first call.
-    fn = precompiledValidator(schema, direction) ?? (compiler ??= new SchemaCompiler()).compile(schema, direction)
+    fn = (compiler ??= new SchemaCompiler()).compile(schema, direction)
     compiled[direction].set(schema, fn)
   }
   if (fn(value)) return undefined
   return describe(fn.errors ?? [], value)
+}
+
+/**
+ * A request an extension received for one of Cluster API's hooks: checked as validate() checks it, and read as Go's
+ * decoder reads it (null and fields left out become the zero values Go's handler sees; see decoder/rules.ts).
+ */
+export function receiveRequest (schema: TSchema, value: unknown): { request: unknown } | { message: string } {
+  const decoder = precompiledDecoder(schema)
+  if (!decoder) throw new Error('receiveRequest checks the requests of Cluster API\'s hooks only')
+  return receive(decoder, value)
 }
 
 function describe (errors: ErrorObject[], root: unknown): string {
@@ -69,21 +97,6 @@ function describe (errors: ErrorObject[], root: unknown): string {
   }
 }
 
-/** `/items/0/metadata/labels/app.kubernetes.io~1name` -> `items[0].metadata.labels["app.kubernetes.io/name"]` */
-export function fieldPath (pointer: string): string {
-  if (!pointer) return ''
-  let out = ''
-  for (const raw of pointer.slice(1).split('/')) {
-    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~')
-    out += /^[0-9]+$/.test(key) ? `[${key}]` : out ? `.${formatKey(key)}` : formatKey(key)
-  }
-  return out.replace(/\.\[/g, '[')
-}
-
-function formatKey (key: string): string {
-  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(key) ? key : `[${JSON.stringify(key)}]`
-}
-
 function valueAt (root: unknown, pointer: string): unknown {
   let value = root
   for (const raw of pointer ? pointer.slice(1).split('/') : []) {
@@ -105,6 +118,12 @@ function article (type: string): string {
 }
 
 function preview (value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value)
+  let text: string
+  try {
+    text = JSON.stringify(value) ?? String(value)
+  } catch {
+    // A value nested too deeply for JSON.stringify's recursion (or a BigInt).
+    return kindOf(value)
+  }
   return text.length > 64 ? `${text.slice(0, 61)}...` : text
 }

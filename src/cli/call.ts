@@ -82,10 +82,12 @@ async function buildRequest (hook: CatalogHook, object: Record<string, unknown>,
       request[key] = value
     }
   }
-  const problem = validate(request)
+  // Go's decoder reads a field left out as empty; a request Cluster API would send has the fields it always sends.
+  const required = (hook.definition.request as { required?: string[] }).required ?? []
+  const missing = Object.keys(FIELD_FLAGS).filter(key => required.includes(key) && request[key] === undefined)
+  const problem = validate(request) ?? (missing.length > 0 ? `${missing.join(', ')}: required, Cluster API always sends ${missing.length > 1 ? 'them' : 'it'}` : undefined)
   if (problem) {
-    const required = (hook.definition.request as { required?: string[] }).required ?? []
-    const flags = Object.entries(FIELD_FLAGS).filter(([key]) => required.includes(key) && request[key] === undefined).map(([, flag]) => flag)
+    const flags = missing.map(key => FIELD_FLAGS[key as keyof typeof FIELD_FLAGS])
     const fix = !opts.request && flags.length > 0 ? `pass ${flags.join(' and ')}` : 'pass the whole request with --request <file>'
     throw new UsageError(`the ${name} request is invalid: ${problem}; ${fix}`)
   }

@@ -18,6 +18,7 @@ interface ControllerCliOptions extends KubeconfigFlags {
   metricsPort: number
   metricsSecure?: boolean
   metricsCertDir?: string
+  webhookHost: string
   webhookPort?: number
   webhookCertDir: string
   concurrency: number
@@ -44,6 +45,7 @@ export function controllerCommand (io: CliIO = defaultIO): Command {
     .option('--metrics-port <port>', 'port of the HTTP endpoint (0 picks a free one)', portOption, 8080)
     .option('--metrics-secure', 'serve the endpoint over HTTPS; all but /healthz and /readyz need a bearer token allowed by TokenReview and SubjectAccessReview (Kubernetes mode)')
     .option('--metrics-cert-dir <dir>', 'directory with tls.crt and tls.key for --metrics-secure, reloaded when they change (default: a self-signed certificate)')
+    .option('--webhook-host <host>', 'address the CRD conversion webhook listens on (all interfaces, as a Pod needs)', '0.0.0.0')
     .option('--webhook-port <port>', 'serve the CRD conversion webhook (HTTPS, /convert) on this port', portOption)
     .option('--webhook-cert-dir <dir>', 'directory with tls.crt and tls.key for the webhook', '/tmp/k8s-webhook-server/serving-certs')
     .option('--concurrency <n>', 'ExtensionConfigs reconciled at once', countOption, 10)
@@ -82,7 +84,7 @@ async function startControllerCli (opts: ControllerCliOptions): Promise<void> {
       port: opts.metricsPort,
       ...(opts.metricsSecure ? { secure: opts.metricsCertDir ? { certDir: opts.metricsCertDir } : {} } : {})
     },
-    ...(opts.webhookPort !== undefined ? { webhook: { host: '0.0.0.0', port: opts.webhookPort, certDir: opts.webhookCertDir } } : {}),
+    ...(opts.webhookPort !== undefined ? { webhook: { host: opts.webhookHost, port: opts.webhookPort, certDir: opts.webhookCertDir } } : {}),
     concurrency: opts.concurrency,
     rediscoveryIntervalMs: opts.rediscoveryInterval,
     resyncIntervalMs: opts.resyncInterval,

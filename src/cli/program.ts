@@ -5,6 +5,7 @@
 import { Command } from 'commander'
 import { type CliIO, defaultIO } from './command.js'
 import { completionCommand } from './completion.js'
+import { exitCodesHelp } from './exit-codes.js'
 import { versionText } from './version.js'
 
 type CommandFactory = (io: CliIO) => Command
@@ -39,6 +40,7 @@ export async function createProgram (io: CliIO = defaultIO, args: readonly strin
   const factories = await Promise.all(needed(args).map(name => (SUBCOMMANDS[name] as () => Promise<CommandFactory>)()))
   for (const factory of factories) program.addCommand(factory(io))
   completionCommand(program, io)
+  for (const command of program.commands) command.addHelpText('after', exitCodesHelp(command.name()))
   for (const command of [program, ...program.commands]) {
     command.exitOverride()
     command.configureOutput({ writeOut: text => io.stdout(text), writeErr: text => io.stderr(text) })

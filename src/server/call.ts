@@ -54,8 +54,9 @@ export function callHook (route: HookRoute, raw: RawBody | undefined, timeoutQue
     const empty = !raw || raw.bytes.length === 0
     return failure(env, hook, `error unmarshalling request: ${empty ? 'empty body' : `invalid JSON${position ? ` at position ${position}` : ''}`}`, 'malformed_json')
   }
-  const valid = env.catalog.validateRequest(hook.gvh, request)
-  if (!valid.valid) return failure(env, hook, `invalid request: ${valid.message}`, 'invalid_request')
+  const received = env.catalog.receiveRequest(hook.gvh, request)
+  if (!received.valid) return failure(env, hook, `${hook.goDecoded ? 'error unmarshalling request' : 'invalid request'}: ${received.message}`, 'invalid_request')
+  request = received.request
 
   const budgetMs = handlerBudgetMs(route, timeoutQuery, env.marginMs)
   const at = performance.now() + budgetMs

@@ -1,7 +1,7 @@
 import t from 'tap'
 import { parseAutocannon, parseRssMb, parseWrk, WRK_MARKER } from '../../bench/lib/parse.js'
 
-t.test('wrk: the summary line of bench/wrk-post.lua, in ms and req/s', async t => {
+t.test('wrk: the summary line of bench/wrk.lua, in ms and req/s', async t => {
   const stdout = 'Running 3s test @ https://127.0.0.1:9443/x\n  1 threads and 10 connections\n' +
     `${WRK_MARKER}{"requests":30000,"durationUs":3000000,"connect":0,"read":1,"write":0,"status":4,"timeout":2,"p50Us":512,"p99Us":2048,"maxUs":9000}\n`
   t.same(parseWrk(stdout), { requests: 30000, durationS: 3, rps: 10000, p50Ms: 0.512, p99Ms: 2.048, maxMs: 9, errors: 3, non2xx: 4 })

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { callAllId, controllerId, deadId, FOOTPRINT_IDS, hostileClosedId, hostileId, OVERHEAD_IDS, serverCaseId } from '../../bench/lib/ids.js'
+import { callAllId, controllerId, deadId, FOOTPRINT_IDS, HOSTILE_SERVERS, hostileClosedId, hostileId, OVERHEAD_IDS, serverCaseId } from '../../bench/lib/ids.js'
 import { evaluateTargets } from '../../bench/lib/targets.js'
 import type { CaseResult, Summary } from '../../bench/lib/types.js'
 
@@ -24,11 +24,15 @@ function cases (overrides: Record<string, Partial<Measured>> = {}): CaseResult[]
     [FOOTPRINT_IDS.idle]: { summary: summary(1, 1), rssMb: 55 },
     [FOOTPRINT_IDS.storm]: { summary: summary(1, 1), rssMb: 80 },
     [FOOTPRINT_IDS.startup]: { summary: summary(1, 250) },
-    [hostileId('ours', 'keep-alive', false)]: { summary: summary(10000, 0.8, 2) },
-    [hostileId('ours', 'keep-alive', true)]: { summary: summary(9000, 0.9, 2.9) },
-    [hostileId('ours', 'new-connection', false)]: { summary: summary(500, 2, 4) },
-    [hostileId('ours', 'new-connection', true)]: { summary: summary(450, 2, 5) },
-    [hostileClosedId('ours')]: { summary: { ...summary(0, 10_000, 10_000), requests: 40 } }
+    [hostileId('capi-go', 'keep-alive', false)]: { summary: summary(10000, 0.8, 2) },
+    [hostileId('capi-go', 'keep-alive', true)]: { summary: summary(9000, 0.9, 4) }
+  }
+  for (const server of Object.keys(HOSTILE_SERVERS)) {
+    base[hostileId(server, 'keep-alive', false)] = { summary: summary(10000, 0.8, 2) }
+    base[hostileId(server, 'keep-alive', true)] = { summary: summary(9000, 0.9, 2.9) }
+    base[hostileId(server, 'new-connection', false)] = { summary: summary(500, 2, 4) }
+    base[hostileId(server, 'new-connection', true)] = { summary: summary(450, 2, 5) }
+    base[hostileClosedId(server)] = { summary: { ...summary(0, 10_000, 10_000), requests: server === 'controller' ? 20 : 40 } }
   }
   for (const w of ['bcc-5k', 'gp-64k', 'gp-1m']) {
     for (const c of [1, 10]) {
@@ -56,8 +60,10 @@ t.test('every target passes when the measurements meet it', async t => {
   t.equal(got.get('vs-go/all-cores')?.measured, '1.05× (20,000 vs 19,000 req/s)')
   t.equal(got.get('idle-rss')?.measured, '55 MB')
   t.equal(got.get('fuzz-storm')?.measured, '1.45× (80 vs 55 MB)')
-  t.equal(got.get('hostile/keep-alive')?.measured, '1.45× (2.90 vs 2.00 ms)')
+  t.equal(got.get('hostile/keep-alive')?.measured, '1.45× (2.90 vs 2.00 ms; Go 2.00×)', 'the extension server is compared with the Go server')
   t.equal(got.get('hostile/closed')?.measured, '40 of 40 closed, the last after 10.0 s')
+  t.equal(got.get('hostile/keep-alive/webhook')?.measured, '1.45× (2.90 vs 2.00 ms)', 'the other servers have no Go peer')
+  t.equal(got.get('hostile/closed/controller')?.measured, '20 of 20 closed, the last after 10.0 s')
   t.equal(got.get('fan-out')?.measured, 'p50 22.0 ms (sequential: 205 ms)')
   t.equal(got.get('overhead/callExtension')?.measured, '+0.200 ms (p50 0.800 vs 0.600 ms)')
   t.equal(got.get('dead')?.measured, '1,010 ms (sequential: 10,050 ms)')
@@ -75,6 +81,8 @@ t.test('each target misses on its own threshold', async t => {
     [FOOTPRINT_IDS.startup]: { summary: summary(1, 301) },
     [hostileId('ours', 'new-connection', true)]: { summary: summary(450, 2, 6.01) },
     [hostileClosedId('ours')]: { summary: { ...summary(0, 15_000, 15_000), requests: 39, errors: 1 } },
+    [hostileId('controller-secure', 'keep-alive', true)]: { summary: summary(9000, 0.9, 3.01) },
+    [hostileClosedId('webhook')]: { summary: { ...summary(0, 15_000, 15_000), requests: 38, errors: 2 } },
     [controllerId(1)]: { rssMb: 71 },
     [controllerId(1000)]: { summary: summary(10, 61_000, 61_000) },
     [callAllId(10, 20, false)]: { summary: summary(30, 30) },
@@ -93,6 +101,10 @@ t.test('each target misses on its own threshold', async t => {
   t.equal(got.get('hostile/new-connection')?.pass, false)
   t.equal(got.get('hostile/keep-alive')?.pass, true)
   t.equal(got.get('hostile/closed')?.pass, false, 'one socket left open')
+  t.equal(got.get('hostile/keep-alive/controller-secure')?.pass, false, '3.01 vs 2 ms misses 1.5×')
+  t.equal(got.get('hostile/new-connection/controller-secure')?.pass, true)
+  t.equal(got.get('hostile/closed/webhook')?.pass, false)
+  t.equal(got.get('hostile/closed/controller')?.pass, true)
   t.equal(got.get('controller/n1')?.pass, false, '71 MB')
   t.equal(got.get('controller/n1000')?.pass, false, '61 s')
   t.equal(got.get('fan-out')?.pass, false)
@@ -102,11 +114,15 @@ t.test('each target misses on its own threshold', async t => {
 })
 
 t.test('a target whose cases did not run has no verdict and says which case is missing', async t => {
-  const got = byId(evaluateTargets(cases().filter(c => !c.id.startsWith('capi-go/') && c.id !== callAllId(10, 20, true) && c.id !== FOOTPRINT_IDS.idle)))
+  const got = byId(evaluateTargets(cases().filter(c => !c.id.startsWith('capi-go/') && c.id !== callAllId(10, 20, true) && c.id !== FOOTPRINT_IDS.idle &&
+    !c.id.startsWith('hostile/webhook/') && !c.id.startsWith('hostile/capi-go/'))))
   t.equal(got.get('vs-go/bcc-5k/c1')?.pass, undefined)
   t.equal(got.get('vs-go/bcc-5k/c1')?.measured, 'not measured (capi-go/bcc-5k/https/c1)')
   t.equal(got.get('fuzz-storm')?.measured, 'not measured (footprint/idle-rss)')
   t.equal(got.get('fan-out')?.measured, 'p50 22.0 ms (sequential: not measured)')
+  t.equal(got.get('hostile/keep-alive')?.measured, '1.45× (2.90 vs 2.00 ms)', 'without the Go server, ours alone')
+  t.equal(got.get('hostile/closed/webhook')?.measured, 'not measured (hostile/webhook/idle-sockets-closed)')
+  t.equal(got.get('hostile/closed/webhook')?.pass, undefined)
   const noCpu = cases({ [serverCaseId('floor', 'bcc-5k', 'https', 10)]: { summary: summary(1000, 1) } })
   t.equal(byId(evaluateTargets(noCpu)).get('floor/ours/bcc-5k')?.measured, 'not measured (floor/bcc-5k/https/c10 CPU)')
 })

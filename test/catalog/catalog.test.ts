@@ -80,13 +80,24 @@ t.test('registration checks names, versions and schemas', async t => {
 })
 
 t.test('requests and responses validate against their version', async t => {
-  const catalog = createCatalog()
+  const catalog = createCatalog().add(...testGroupVersions)
   const gvh = { group: GROUP, version: 'v1alpha1', hook: 'BeforeClusterCreate' }
   t.same(catalog.validateRequest(gvh, { cluster: { metadata: {} } }), { valid: true })
-  t.same(catalog.validateRequest(gvh, {}), { valid: false, message: 'cluster: is required' })
-  t.same(catalog.validateRequest(gvh, { kind: 'BeforeClusterUpgradeRequest', cluster: { metadata: {} } }), { valid: false, message: 'kind: must be "BeforeClusterCreateRequest", got "BeforeClusterUpgradeRequest"' })
-  t.same(catalog.validateRequest(gvh, { apiVersion: 'hooks.runtime.cluster.x-k8s.io/v1alpha2', cluster: { metadata: {} } }), { valid: false, message: 'apiVersion: must be "hooks.runtime.cluster.x-k8s.io/v1alpha1", got "hooks.runtime.cluster.x-k8s.io/v1alpha2"' })
+  t.same(catalog.validateRequest(gvh, { cluster: [] }), { valid: false, message: 'cluster: json: cannot unmarshal array into Go value of type v1beta2.Cluster' })
+  t.same(catalog.validateRequest(gvh, { kind: 'BeforeClusterUpgradeRequest', apiVersion: 'hooks.runtime.cluster.x-k8s.io/v1alpha2' }), { valid: true },
+    'Cluster API\'s decoder reads kind and apiVersion as any strings')
   t.same(catalog.validateResponse(gvh, { status: 'Success', retryAfterSeconds: 5 }), { valid: true })
-  t.same(catalog.validateResponse(gvh, { status: 'Success' }), { valid: false, message: 'retryAfterSeconds: is required' })
   t.same(catalog.validateResponse(gvh, { status: 'Maybe', retryAfterSeconds: 0 }), { valid: false, message: 'status: must be one of "Success", "Failure", got "Maybe"' })
+  t.equal(catalog.get(gvh).goDecoded, true)
+  const fake = { group: TEST_GROUP, version: 'v1alpha3', hook: 'FakeHook' }
+  t.equal(catalog.get(fake).goDecoded, false)
+  const request = { cluster: { metadata: {} }, first: 1, second: 's' }
+  t.same(catalog.validateRequest(fake, { kind: 'FakeHookRequest', ...request }), { valid: true })
+  t.same(catalog.validateRequest(fake, { kind: 'OtherRequest', ...request }), { valid: false, message: 'kind: must be "FakeHookRequest", got "OtherRequest"' },
+    'a hook of your own: its JSON Schema, and the kind and apiVersion of its version')
+  t.same(catalog.validateRequest(fake, { ...request, apiVersion: 'test.runtime.cluster.x-k8s.io/v1alpha2' }),
+    { valid: false, message: 'apiVersion: must be "test.runtime.cluster.x-k8s.io/v1alpha3", got "test.runtime.cluster.x-k8s.io/v1alpha2"' })
+  t.same(catalog.validateRequest(fake, { first: 1, second: 's' }), { valid: false, message: 'cluster: is required' })
+  t.same(catalog.receiveRequest(fake, request), { valid: true, request }, 'a request of your own hooks reaches its handler as it is')
+  t.same(catalog.receiveRequest(fake, { ...request, kind: 'OtherRequest' }), { valid: false, message: 'kind: must be "FakeHookRequest", got "OtherRequest"' })
 })

@@ -6,7 +6,7 @@ import { stringify } from 'yaml'
 import { conformanceCommand } from '../../src/cli/conformance.js'
 import { referenceHandlers } from '../../src/reference-extension/index.js'
 import { onReadable, send, startFakeExtension } from '../helpers/broken-extensions.js'
-import { runCli } from '../helpers/run-cli.js'
+import { runCliHere } from '../helpers/run-cli.js'
 import { start, tlsFixture } from '../helpers/server.js'
 import { createPki } from '../helpers/test-extension.js'
 
@@ -66,7 +66,7 @@ t.test('a failing required case: exit 1, failures with evidence', async t => {
   t.teardown(ext.close)
   const res = await run([ext.url, '--ca-bundle', pkiCa])
   t.equal(res.code, 1)
-  t.match(res.stdout, /^FAIL {2}response \[patches\]: the answer does not match the GeneratePatchesResponse schema: items: must be an array, got an object \(\d+ ms\)$/m)
+  t.match(res.stdout, /^FAIL {2}response \[patches\]: the answer does not match the GeneratePatchesResponse schema: items: json: cannot unmarshal object into Go value of type \[\]v1alpha1\.GeneratePatchesResponseItem \(\d+ ms\)$/m)
   t.match(res.stdout, /^response +required +0 +1 +0 +patches$/m)
   t.match(res.stdout, '\nFailures:\n\n--- response [patches] (required): the answer does not match')
   t.match(res.stdout, /# sample request\nPOST https:\/\/127\.0\.0\.1:\d+\/hooks\.runtime\.cluster\.x-k8s\.io\/v1alpha1\/generatepatches\/patches\?timeout=10s\ncontent-type: application\/json\n/)
@@ -170,7 +170,7 @@ t.test('--help lists the cases and the exit codes', async t => {
 })
 
 t.test('bad flags exit 2 (commander itself would exit 1)', async t => {
-  const bad = await runCli(['conformance', 'https://127.0.0.1:1', '--report', 'xml'])
+  const bad = await runCliHere(['conformance', 'https://127.0.0.1:1', '--report', 'xml'])
   t.equal(bad.code, 2)
   t.match(bad.stderr, /Allowed choices are table, junit, json, markdown/)
 })

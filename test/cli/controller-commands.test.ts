@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
 import { stringify } from 'yaml'
-import { runCli, startCli } from '../helpers/run-cli.js'
+import { runCliHere, startCli } from '../helpers/run-cli.js'
 import { createPki, json, startExtension } from '../helpers/test-extension.js'
 import { waitFor } from '../helpers/wait.js'
 
@@ -33,14 +33,14 @@ t.test('controller --extension-configs serves status; status and preflight read 
   const url = await waitFor(() => /"url":"(http:\/\/127\.0\.0\.1:\d+)"/.exec(out())?.[1], { timeoutMs: 20_000, message: 'the status URL is logged' })
   await waitFor(() => out().includes('"msg":"ready"'), { timeoutMs: 20_000, message: 'ready is logged' })
 
-  const status = await runCli(['status', '--url', url])
+  const status = await runCliHere(['status', '--url', url])
   t.equal(status.code, 0, status.stderr)
   t.match(status.stdout, /source: file {2}mode: write {2}leader: true {2}registry ready: true/)
   t.match(status.stdout, /NAME\s+DISCOVERED\s+HANDLERS\s+REGISTERED\s+STATE\s+MESSAGE\next\s+True\s+1\s+1\s+discovered/)
-  const asJson = JSON.parse((await runCli(['status', '--url', url, '--output', 'json'])).stdout)
+  const asJson = JSON.parse((await runCliHere(['status', '--url', url, '--output', 'json'])).stdout)
   t.equal(asJson.extensionConfigs[0].extensionConfig.status.handlers[0].name, 'bcc.ext')
 
-  const preflight = await runCli(['preflight', '--url', url])
+  const preflight = await runCliHere(['preflight', '--url', url])
   t.equal(preflight.code, 0)
   t.match(preflight.stdout, '1 handlers checked: 0 not in the catalog, 0 deprecated')
 
@@ -66,23 +66,23 @@ t.test('preflight exits 1 listing handlers whose hook version the catalog does n
   }))
   await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
   t.teardown(() => { server.close() })
-  const r = await runCli(['preflight', '--url', `http://127.0.0.1:${(server.address() as AddressInfo).port}`])
+  const r = await runCliHere(['preflight', '--url', `http://127.0.0.1:${(server.address() as AddressInfo).port}`])
   t.equal(r.code, 1)
   t.match(r.stdout, /ext\s+future\.ext\s+hooks\.runtime\.cluster\.x-k8s\.io\/v1beta9\/BeforeClusterCreate\s+not in catalog: will stop working/)
   t.match(r.stdout, '1 handlers checked: 1 not in the catalog, 0 deprecated')
 })
 
 t.test('bad usage gets a clear error', async t => {
-  const missing = await runCli(['controller', '--extension-configs', '/nonexistent/runtime-sdk', '--metrics-port', '0'])
+  const missing = await runCliHere(['controller', '--extension-configs', '/nonexistent/runtime-sdk', '--metrics-port', '0'])
   t.equal(missing.code, 1)
   t.match(missing.stderr, 'ExtensionConfig directory /nonexistent/runtime-sdk does not exist or is not a directory')
-  const mixed = await runCli(['controller', '--extension-configs', '/tmp', '--leader-elect'])
+  const mixed = await runCliHere(['controller', '--extension-configs', '/tmp', '--leader-elect'])
   t.equal(mixed.code, 2)
   t.match(mixed.stderr, '--extension-configs (embedded mode) does not combine with --kubeconfig, --context, --label-selector or --leader-elect')
-  const duration = await runCli(['controller', '--rediscovery-interval', 'soon'])
+  const duration = await runCliHere(['controller', '--rediscovery-interval', 'soon'])
   t.not(duration.code, 0)
   t.match(duration.stderr, 'must be a duration such as 30s, 10m or 1h30m')
-  const down = await runCli(['status', '--url', 'http://127.0.0.1:1'])
+  const down = await runCliHere(['status', '--url', 'http://127.0.0.1:1'])
   t.equal(down.code, 1)
   t.match(down.stderr, /^error: /)
 })

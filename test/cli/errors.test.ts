@@ -1,12 +1,13 @@
 // Every command, as a user runs it: good input exits 0; each class of bad input exits 2 (usage or input) or 1 (the
-// operation failed) with one line on stderr that says what is wrong, and never a stack trace.
+// operation failed) with one line on stderr that says what is wrong, and never a stack trace. The cases run in this
+// process (the command tree is the same); a few run as the real process too, to prove main.ts exits with the code.
 import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { spawnSync } from 'node:child_process'
 import t from 'tap'
 import { stringify } from 'yaml'
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, errorLine } from '../../src/cli/command.js'
-import { runCli } from '../helpers/run-cli.js'
+import { runCli, runCliHere } from '../helpers/run-cli.js'
 
 t.setTimeout(300_000)
 const STACK_FRAME = /^\s+at .+[:(]\d+:\d+\)?$/m
@@ -66,7 +67,7 @@ const cases: Array<{ args: string[], code: number, stderr?: RegExp }> = [
 
 for (const c of cases) {
   t.test(`runtime-sdk ${c.args.join(' ')}`, async t => {
-    const res = await runCli(c.args, { timeoutMs: 20_000 })
+    const res = await runCliHere(c.args)
     t.equal(res.code, c.code, res.stderr)
     t.notMatch(res.stderr, STACK_FRAME, 'no stack trace')
     if (c.stderr) t.match(res.stderr, c.stderr)
@@ -74,21 +75,31 @@ for (const c of cases) {
   })
 }
 
+t.test('the process exits with the command\'s code and prints its one line', async t => {
+  for (const c of [cases[0], cases.find(c => c.code === EXIT_USAGE), cases.find(c => c.code === EXIT_FAILED)]) {
+    if (c === undefined) continue
+    const res = await runCli(c.args, { timeoutMs: 20_000 })
+    t.equal(res.code, c.code, `runtime-sdk ${c.args.join(' ')}: ${res.stderr}`)
+    t.notMatch(res.stderr, STACK_FRAME, 'no stack trace')
+    if (c.stderr) t.match(res.stderr, c.stderr)
+  }
+})
+
 t.test('--version names the version, the commit and the hook versions', async t => {
-  const res = await runCli(['--version'])
+  const res = await runCliHere(['--version'])
   t.match(res.stdout, /^runtime-sdk \d+\.\d+\.\d+\ncommit: \S+\nhooks: hooks\.runtime\.cluster\.x-k8s\.io v1alpha1\nnode: v\d+/)
 })
 
 t.test('the completion scripts are valid for their shells and know every command', async t => {
   for (const shell of ['bash', 'zsh']) {
-    const script = (await runCli(['completion', shell])).stdout
+    const script = (await runCliHere(['completion', shell])).stdout
     t.match(script, /complete -o default -F _runtime_sdk runtime-sdk/)
     t.match(script, /conformance\)[\s\S]*--certificate-authority/)
     t.notMatch(script, /--ca-bundle/, 'old flag names stay hidden')
     const check = spawnSync('bash', ['-n'], { input: script })
     t.equal(check.status, 0, `${shell}: ${check.stderr.toString()}`)
   }
-  const fish = (await runCli(['completion', 'fish'])).stdout
+  const fish = (await runCliHere(['completion', 'fish'])).stdout
   t.match(fish, /complete -c runtime-sdk -n '__fish_seen_subcommand_from call' -l output -s o -x -a 'table json yaml'/)
 })
 

@@ -6,7 +6,7 @@ import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import t from 'tap'
 import { stringify } from 'yaml'
-import { runCli, startCli } from '../helpers/run-cli.js'
+import { runCliHere, startCli } from '../helpers/run-cli.js'
 import { API, call } from '../helpers/server.js'
 import { waitFor } from '../helpers/wait.js'
 
@@ -53,7 +53,7 @@ t.test('no settings value on the status endpoint, in status output, conditions o
     '/metrics': await get('/metrics'),
     '/readyz': await get('/readyz')
   }
-  for (const output of ['table', 'json', 'yaml']) shown[`status -o ${output}`] = (await runCli(['status', '--url', url, '-o', output])).stdout
+  for (const output of ['table', 'json', 'yaml']) shown[`status -o ${output}`] = (await runCliHere(['status', '--url', url, '-o', output])).stdout
   const report = JSON.parse(shown['/extensionconfigs/ext'] as string)
   t.same(report.extensionConfig.spec.settings, { token: '<redacted>', requiredVariables: '<redacted>' }, 'the keys say what is configured')
   t.match(JSON.parse(shown['/extensionconfigs/down'] as string).extensionConfig.status.conditions, [{ type: 'Discovered', status: 'False' }], 'the failing one has a condition')

@@ -76,7 +76,7 @@ const faults: Fault[] = [
     name: 'schema-violating body',
     setup: withRoute((_r, res) => json(res, { status: 'Success', retryAfterSeconds: 'soon' })),
     ignorable: true,
-    error: /^http call failed: failed to decode response: retryAfterSeconds: must be an integer, got a string$/
+    error: /^http call failed: failed to decode response: retryAfterSeconds: json: cannot unmarshal string into Go value of type int32$/
   },
   {
     name: '20 MiB + 1 body',

@@ -38,7 +38,7 @@ t.test('unreadable directories and invalid files are usage errors naming the fil
   const cases: Array<[string, string, RegExp]> = [
     ['BeforeClusterDelete.json', '{"cluster":', /BeforeClusterDelete\.json: /],
     ['BeforeClusterDelete.json', '[1]', /BeforeClusterDelete\.json: must hold a JSON object$/],
-    ['BeforeClusterDelete.json', '{"cluster": 5}', /BeforeClusterDelete\.json: not a valid BeforeClusterDeleteRequest: cluster: must be an object, got an integer$/]
+    ['BeforeClusterDelete.json', '{"cluster": 5}', /BeforeClusterDelete\.json: not a valid BeforeClusterDeleteRequest: cluster: json: cannot unmarshal number into Go value of type v1beta2\.Cluster$/]
   ]
   for (const [name, text, message] of cases) {
     const sub = join(dir, String(Math.random()).slice(2))

@@ -78,7 +78,7 @@ t.test('at level warn, answering calls makes no child logger; a warning still ca
   for (let i = 0; i < 5; i++) {
     t.equal((await server.inject({ method: 'POST', url: `/${API}/beforeclustercreate/quiet`, payload: bcc })).json().status, 'Success')
   }
-  t.equal((await server.inject({ method: 'POST', url: `/${API}/beforeclustercreate/quiet`, payload: '{}' })).json().status, 'Failure')
+  t.equal((await server.inject({ method: 'POST', url: `/${API}/beforeclustercreate/quiet`, payload: '[]' })).json().status, 'Failure')
   t.equal(children(), made, 'no child logger was made for a call')
   t.equal(lines.length, 0)
   warn = true

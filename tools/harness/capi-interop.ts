@@ -9,6 +9,8 @@
 // - `cluster-api-extensionconfigs-crd.yaml`: Cluster API's own ExtensionConfig CRD, copied from the module.
 // - `randreq`: requests filled at random from CAPI's Go types (seeded), plus large valid ones, sent to every handler.
 //   The extension's --random-responses-seed answers random responses of every hook instead (see readCapiAnswers).
+// - `parity`: a corpus of requests filled from CAPI's Go types and mutated, sent to CAPI's server SDK (the extension
+//   with --echo) and to a server under test, comparing verdicts, messages and what the handlers read (runParity).
 //
 // Binaries come from `tools/build.sh capi-interop` (cached outside the repository; a cold build compiles
 // controller-runtime and client-go and takes minutes). buildCapiInterop() resolves undefined only when `go` is
@@ -66,6 +68,8 @@ export interface CapiExtensionOptions {
   answersLog?: string
   /** The extension stops itself after this Go duration (`--exit-after`), e.g. "15m". */
   exitAfter?: string
+  /** Every handler answers Success with the request it read, marshalled, as its message (`--echo`). */
+  echo?: boolean
 }
 
 export interface CapiExtension {
@@ -105,6 +109,7 @@ export async function startCapiExtension (opts: CapiExtensionOptions = {}): Prom
   if (opts.randomResponsesSeed !== undefined) args.push('--random-responses-seed', String(opts.randomResponsesSeed))
   if (opts.answersLog !== undefined) args.push('--answers-log', opts.answersLog)
   if (opts.exitAfter !== undefined) args.push('--exit-after', opts.exitAfter)
+  if (opts.echo === true) args.push('--echo')
 
   const child = spawn(join(bin, 'extension'), args, { stdio: ['ignore', 'pipe', 'pipe'] })
   running.add(child)
@@ -263,4 +268,52 @@ export interface RandReqResult {
  */
 export async function runRandReq (args: string[], opts: { timeoutMs?: number } = {}): Promise<RandReqResult> {
   return runJsonLines<RandReqCall>('randreq', args, opts.timeoutMs ?? 600_000)
+}
+
+/** One case of parity's corpus that disagrees, or exercises a difference listed in the README. */
+export interface ParityCase {
+  hook: string
+  /** "<index>-<mutation>" */
+  case: string
+  /** What was changed: "valid", "null", "wrong-type", "number", "timestamp", "deep", "case-variant-key", ... */
+  mutation: string
+  /** Where: keys from the root joined with ".", "" for the root. */
+  path: string
+  /** The listed difference the case exercises, if any. */
+  difference?: string
+  /** "verdict", "value" or "message" when the servers disagree outside the listed differences. */
+  problem?: string
+  detail?: string
+  goRefused: boolean
+  oursRefused: boolean
+}
+
+/** The summary line of one hook. */
+export interface ParitySummary {
+  summary: true
+  hook: string
+  cases: number
+  /** Cases the server under test accepted and refused. */
+  accepted: number
+  refused: number
+  /** Disagreements by kind (verdict, value, message). */
+  problems: Record<string, number>
+  /** Cases of each listed difference, and how many each server refused. */
+  differences: Record<string, { cases: number, goRefused: number, oursRefused: number }>
+  /** Verdicts of the server under test per mutation. */
+  mutations: Record<string, { accepted: number, refused: number }>
+}
+
+/**
+ * Runs parity (args: --go-url, --go-ca-file, --url, --ca-file, [--seed, --per-hook, --hooks, --concurrency,
+ * --dump-dir]); the process is killed after timeoutMs (default 15 min).
+ */
+export async function runParity (args: string[], opts: { timeoutMs?: number } = {}): Promise<{ code: number | null, cases: ParityCase[], summaries: ParitySummary[], stderr: string }> {
+  const res = await runJsonLines<ParityCase | ParitySummary>('parity', args, opts.timeoutMs ?? 900_000)
+  return {
+    code: res.code,
+    cases: res.calls.filter((c): c is ParityCase => !('summary' in c)),
+    summaries: res.calls.filter((c): c is ParitySummary => 'summary' in c),
+    stderr: res.stderr
+  }
 }

@@ -18,6 +18,9 @@
 // 10,000 character schema description or a 100 step upgrade plan). --answers-log f appends one JSON line per
 // answer to f: {"hook","handler","call","response":<JSON sent>,"decoded":<the JSON decoded into the Go type and
 // marshalled again, i.e. what Cluster API's client hands back>} (see random.go).
+//
+// --echo makes every handler answer Success with the request it read, marshalled, as its message (see echo.go):
+// what Cluster API's server SDK decodes from a request, for comparisons of decoders (cmd/parity).
 package main
 
 import (
@@ -54,6 +57,7 @@ func main() {
 	randomSeed := flag.Int64("random-responses-seed", -1, "when >= 0, every handler answers random responses seeded by this value")
 	answersLog := flag.String("answers-log", "", "with --random-responses-seed: append every answer as a JSON line to this file")
 	exitAfter := flag.Duration("exit-after", 0, "stop after this long (0: run until SIGTERM/SIGINT)")
+	echo := flag.Bool("echo", false, "every handler answers Success with the request it read as its message")
 	flag.Parse()
 	if *answersLog != "" && *randomSeed < 0 {
 		fmt.Fprintln(os.Stderr, "extension: --answers-log needs --random-responses-seed")
@@ -65,6 +69,9 @@ func main() {
 	}, funcr.Options{Verbosity: 1}))
 
 	funcs := handlerFuncs(*slowDelay)
+	if *echo {
+		funcs = echoHandlerFuncs()
+	}
 	if *randomSeed >= 0 {
 		responder, err := newResponder(*randomSeed, *answersLog)
 		if err == nil {
