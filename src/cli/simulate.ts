@@ -2,7 +2,7 @@
 // cluster: the hooks in Cluster API's order on a virtual clock, and the templates after the ClusterClass's patches.
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { Command } from 'commander'
+import { Command, Option } from 'commander'
 import { stringify } from 'yaml'
 import type { ExtensionConfig } from '../api/extension-config/types.js'
 import { HttpRuntimeClient } from '../client/client.js'
@@ -111,7 +111,7 @@ export function simulateCommand (io: CliIO = defaultIO): Command {
     .option('--name <name>', 'ExtensionConfig name of --handlers or --url (default: the one the ClusterClass\'s handler names end with)')
     .option('--namespace-labels <labels>', 'labels of the Cluster\'s namespace, k=v,... (kubernetes.io/metadata.name is always set)', labelsOption)
     .option('--to-version <version>', 'upgrade the Cluster to this Kubernetes version after creating it')
-    .option('--max-blocked <duration>', 'fail when a hook holds the cluster longer (virtual time)', durationOption, 600_000)
+    .addOption(new Option('--max-blocked <duration>', 'fail when a hook holds the cluster longer (virtual time)').argParser(durationOption).default(600_000, '10m'))
     .option('--output-dir <dir>', 'write the patched templates there, one YAML file each')
     .addOption(outputOption(['table', 'json', 'yaml']))
   return clientTlsOptions(command).action(action(io, async (opts: SimulateCliOptions) => {
