@@ -122,7 +122,7 @@ t.test('input that cannot be used is refused, naming the object, its source and 
   const bad = copy(cluster)
   bad.spec.topology.version = 134
   await t.rejects(simulate({ handlers: referenceHandlers(), cluster: bad, clusterClass, templates, sourceOf: o => o === bad ? 'cluster.yaml' : undefined }),
-    new SimulationInputError('Cluster default/loop (cluster.yaml): spec.topology.version: must be a string, got an integer'))
+    new SimulationInputError('Cluster default/loop (cluster.yaml): spec.topology.version: json: cannot unmarshal number into Go value of type string'))
   await t.rejects(simulate({ handlers: referenceHandlers(), clusterClass, templates }), /no Cluster with a spec\.topology among the inputs/)
   await t.rejects(simulate({ handlers: referenceHandlers(), cluster, clusterClass, templates, toVersion: 'v1.33.0' }), /toVersion v1\.33\.0 must be newer/)
 })
