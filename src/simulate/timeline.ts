@@ -78,7 +78,8 @@ export class Recorder implements HookCaller {
 
   async #run<R> (hook: HookDefinition, request: unknown, step: string | undefined, call: () => Promise<CallResult<R>>): Promise<CallResult<R>> {
     const entry = catalogHook(this.#catalog, hook)
-    const wire = { kind: entry.requestKind, apiVersion: entry.apiVersion, ...(request as Record<string, unknown>) }
+    // A copy: the patch engine goes on changing the templates it sent.
+    const wire = structuredClone({ kind: entry.requestKind, apiVersion: entry.apiVersion, ...(request as Record<string, unknown>) })
     const name = entry.gvh.hook
     const first = await this.#attempt(call)
     this.#record(name, wire, step, first.handlers)

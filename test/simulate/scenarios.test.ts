@@ -112,3 +112,32 @@ t.test('two definitions of a variable that differ make the ClusterClass unusable
   const failed = await simulate({ handlers: extensionWith(broken), cluster, clusterClass, templates })
   t.match(failed.error, /^DiscoverVariables \(patch reference\): failed to call extension handler "discover-variables\.reference": got failure response with message: no schema today/)
 })
+
+t.test('metadata flows as Cluster API sends it: merged labels, dropped annotations, no network without one', async t => {
+  const labelled = copy(clusterClass)
+  labelled.spec.controlPlane.metadata = { labels: { tier: 'class', plane: 'control' }, annotations: { note: 'class' } }
+  labelled.spec.workers.machineDeployments[0].metadata = { labels: { tier: 'class' } }
+  const ownMetadata = copy(templates)
+  const worker = ownMetadata.find(o => o.kind === 'KubeadmConfigTemplate') as Record<string, any>
+  worker.metadata.labels = { own: 'label' }
+  worker.metadata.annotations = { 'kubectl.kubernetes.io/last-applied-configuration': '{}', own: 'annotation' }
+  const bare = copy(cluster)
+  delete bare.spec.clusterNetwork
+  bare.spec.topology.controlPlane.metadata = { labels: { tier: 'topology' } }
+  bare.spec.topology.workers.machineDeployments[0].metadata = { annotations: { 'topology.cluster.x-k8s.io/defer-upgrade': '', keep: 'me' } }
+  const result = await simulate({ handlers: referenceHandlers(), cluster: bare, clusterClass: labelled, templates: ownMetadata })
+  t.equal(result.outcome, 'completed', result.error ?? '')
+  const request = result.timeline.find(e => e.hook === 'GeneratePatches')?.request as { variables: Array<{ value: { cluster: Record<string, unknown> } }>, items: Array<{ object: Record<string, any>, variables?: Array<{ value: Record<string, any> }> }> }
+  t.notOk('network' in (request.variables.at(-1)?.value.cluster ?? {}), 'no network builtin for a Cluster without clusterNetwork')
+  const [, controlPlane, , bootstrap] = request.items
+  t.same(controlPlane?.variables?.[0]?.value['controlPlane'].metadata, {
+    labels: { tier: 'topology', plane: 'control', 'cluster.x-k8s.io/cluster-name': 'loop', 'topology.cluster.x-k8s.io/owned': '' },
+    annotations: { note: 'class', 'cluster.x-k8s.io/cloned-from-name': 'loop-control-plane', 'cluster.x-k8s.io/cloned-from-groupkind': 'KubeadmControlPlaneTemplate.controlplane.cluster.x-k8s.io' }
+  }, 'the topology\'s labels win over the class\'s')
+  t.same(bootstrap?.variables?.[0]?.value['machineDeployment'].metadata, {
+    labels: { tier: 'class', 'cluster.x-k8s.io/cluster-name': 'loop', 'topology.cluster.x-k8s.io/owned': '', 'topology.cluster.x-k8s.io/deployment-name': 'md-0' },
+    annotations: { keep: 'me' }
+  }, 'the upgrade-sequence annotations are not propagated')
+  t.same(bootstrap?.object['metadata'].annotations, { own: 'annotation', 'cluster.x-k8s.io/cloned-from-name': 'loop-worker', 'cluster.x-k8s.io/cloned-from-groupkind': 'KubeadmConfigTemplate.bootstrap.cluster.x-k8s.io' }, 'last-applied-configuration is dropped')
+  t.same(bootstrap?.object['metadata'].labels, { own: 'label', 'cluster.x-k8s.io/cluster-name': 'loop', 'topology.cluster.x-k8s.io/owned': '', 'topology.cluster.x-k8s.io/deployment-name': 'md-0' })
+})
