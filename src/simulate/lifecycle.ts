@@ -56,7 +56,7 @@ export class Lifecycle {
   #created = false
   #cp: Machines & { initialized: boolean } | undefined
   readonly #mds = new Map<string, Machines>()
-  readonly #hookCache = new Map<string, number>()
+  readonly #hookCache = new Map<string, { until: number, message: string }>()
   readonly #planCache = new Map<string, { expires: number, cp: string[], workers: string[] }>()
   readonly #blockedSince = new Map<string, number>()
   #resourceVersion = 1
@@ -118,16 +118,17 @@ export class Lifecycle {
    * cache); the blocking answer, or undefined when the cluster may go on.
    */
   async #blockingHook<H extends HookDefinition> (hook: H, request: Record<string, unknown>, step?: string): Promise<Blocking | undefined> {
-    const until = this.#hookCache.get(hook.hook)
-    if (until !== undefined && until > this.#o.clock.now) return { hook: hook.hook, retryAfterSeconds: Math.max(1, Math.round(until - this.#o.clock.now)), message: 'waiting' }
+    const cached = this.#hookCache.get(hook.hook)
+    if (cached !== undefined && cached.until > this.#o.clock.now) return { hook: hook.hook, retryAfterSeconds: Math.max(1, Math.round(cached.until - this.#o.clock.now)), message: cached.message }
     const response = await this.#o.recorder.callAll(hook, request as never, step) as { retryAfterSeconds?: number, message?: string } | undefined
     const retry = response?.retryAfterSeconds ?? 0
     if (retry === 0) {
       this.#hookCache.delete(hook.hook)
       return undefined
     }
-    this.#hookCache.set(hook.hook, this.#o.clock.now + retry)
-    return { hook: hook.hook, retryAfterSeconds: retry, message: response?.message ?? '' }
+    const message = response?.message ?? ''
+    this.#hookCache.set(hook.hook, { until: this.#o.clock.now + retry, message })
+    return { hook: hook.hook, retryAfterSeconds: retry, message }
   }
 
   /** The upgrade plan of this reconcile (ComputeUpgradePlan). */
