@@ -92,6 +92,13 @@ await t.test('Cluster API takes the example Cluster through its life', async t =
   await waitFor(() => calls('BeforeClusterUpgrade') >= 2, { ...LONG, message: 'BeforeClusterUpgrade called twice' })
   await answer({})
   await waitFor(() => calls('AfterClusterUpgrade') >= 1, { ...LONG, message: 'AfterClusterUpgrade' })
+  // Settled, as simulate settles a cluster before deleting it: a reconcile after AfterClusterUpgrade patched the
+  // templates without the upgrade-step annotation.
+  await waitFor(() => {
+    const log = logged()
+    const done = log.findIndex(l => l.hook === 'AfterClusterUpgrade')
+    return done >= 0 && log.slice(done + 1).some(l => l.hook === 'GeneratePatches' && !JSON.stringify(l).includes('upgrade-step'))
+  }, { ...LONG, message: 'a reconcile after AfterClusterUpgrade' })
   await writeFile(join(dir, 'upgraded.json'), JSON.stringify(await generated(), null, 2))
 
   await answer({ BeforeClusterDelete: { retryAfterSeconds: 2, message: 'held by the test' } })
