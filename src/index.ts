@@ -1,6 +1,6 @@
 // runtime-sdk: the Cluster API Runtime SDK for TypeScript. The root export holds what extension and controller
 // authors use every day; each part has its own subpath too: runtime-sdk/server, /client, /controller, /conformance,
-// /openapi and /testing.
+// /openapi, /testing and /topology (also here as the `topology` namespace).
 export * from './api/index.js'
 export { Catalog, CatalogError, type CatalogHook, createCatalog, type GroupVersionHook, HOOKS_GROUP, type ReceivedRequest, type ValidationResult } from './catalog/index.js'
 export {
@@ -11,4 +11,5 @@ export {
   type CallOptions, type CallResult, type HandlerOutcome, HttpRuntimeClient, type KubeObject, RuntimeCallError, type RuntimeClient, type RuntimeClientOptions
 } from './client/index.js'
 export { ExtensionRegistry, RegistryError } from './registry/index.js'
+export * as topology from './topology/index.js'
 export type { CodedError } from './errors/index.js'

@@ -1,5 +1,6 @@
 // Rebuilds every generated artefact from the schemas, or with --check fails when a committed one is stale.
-//   npm run generate            write the v1alpha1 hook types, openapi/runtime-sdk.json, .yaml, the ExtensionConfig CRD, the CLI reference and the hooks' decoders
+//   npm run generate            write the v1alpha1 hook types, the template types of src/topology, openapi/runtime-sdk.json, .yaml,
+//                               the ExtensionConfig CRD, the CLI reference and the hooks' decoders
 //   npm run check:generated     compare instead of writing; exit 1 listing stale files
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
@@ -8,7 +9,8 @@ import { CRD_FILE, renderCRD } from '../src/api/extension-config/crd.js'
 import { hooksOpenAPIDocument } from '../src/catalog/openapi.js'
 import { renderOpenAPI } from '../src/cli/openapi.js'
 import { capiHooks, definitions } from '../src/api/hooks/v1alpha1/capi.js'
-import { renderCapiTypes } from './capi-types.js'
+import templates from '../hooks/v1alpha1/templates.json' with { type: 'json' }
+import { renderCapiTypes, renderTemplateTypes } from './capi-types.js'
 import { CLI_REFERENCE_PATH, renderCliReference } from './cli-reference.js'
 import { DECODERS_PATH, renderDecoders } from './decoders.js'
 
@@ -20,6 +22,7 @@ async function generatedFiles (): Promise<Record<string, string>> {
   const document = hooksOpenAPIDocument()
   return {
     'src/api/hooks/v1alpha1/types.generated.ts': renderCapiTypes({ definitions, hooks: capiHooks }),
+    'src/topology/templates.generated.ts': renderTemplateTypes(templates),
     'openapi/runtime-sdk.json': renderOpenAPI(document, 'json'),
     'openapi/runtime-sdk.yaml': renderOpenAPI(document, 'yaml'),
     [CRD_FILE]: renderCRD(),

@@ -31,6 +31,14 @@ export type ValidationResult = { valid: true } | { valid: false, message: string
 /** A request an extension received, with what its handler gets (see Catalog.receiveRequest). */
 export type ReceivedRequest = { valid: true, request: unknown } | { valid: false, message: string }
 
+/** The checks of an extension's calls of one hook (see Catalog.hookChecks). */
+export interface HookChecks {
+  /** receive checks a request as receiveRequest does and returns what the handler gets. */
+  receive: (body: unknown) => ReceivedRequest
+  /** answer checks a handler's answer as validateResponse does (strict). */
+  answer: (body: unknown) => ValidationResult
+}
+
 const HOOK_NAME = /^[A-Z][A-Za-z0-9]*$/
 const GROUP_NAME = new RegExp(DNS1123_SUBDOMAIN_PATTERN)
 
@@ -148,13 +156,32 @@ export class Catalog {
    * API's types gets values of those types; a request of your own hooks as it is.
    */
   receiveRequest (gvh: GroupVersionHook, body: unknown): ReceivedRequest {
+    return this.hookChecks(gvh).receive(body)
+  }
+
+  /**
+   * The two checks of an extension's calls of a hook, bound to it once: `receive` is receiveRequest and `answer` is
+   * validateResponse (strict), without looking the hook up on every call.
+   */
+  hookChecks (gvh: GroupVersionHook): HookChecks {
     const hook = this.get(gvh)
+    const answer = (body: unknown) => check(hook.definition.response, body, 'response', hook.responseKind, hook.apiVersion)
     if (!hook.goDecoded) {
-      const checked = this.validateRequest(gvh, body)
-      return checked.valid ? { valid: true, request: body } : checked
+      return {
+        receive: body => {
+          const checked = check(hook.definition.request, body, 'request', hook.requestKind, hook.apiVersion)
+          return checked.valid ? { valid: true, request: body } : checked
+        },
+        answer
+      }
     }
-    const received = receiveRequest(hook.definition.request, body)
-    return 'message' in received ? { valid: false, message: received.message } : { valid: true, request: received.request }
+    return {
+      receive: body => {
+        const received = receiveRequest(hook.definition.request, body)
+        return 'message' in received ? { valid: false, message: received.message } : { valid: true, request: received.request }
+      },
+      answer
+    }
   }
 
   /**

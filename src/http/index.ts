@@ -5,5 +5,5 @@
 export { isJsonContentType } from './content-type.js'
 export { HttpError, sendError } from './errors.js'
 export { jsonErrors, listenAt, methodNotAllowed, operationsRoutes, PROBES, serverUrl } from './operations.js'
-export { type ConnectionLimits, createNodeServer, DEFAULT_LIMITS, type NodeServerOptions, nodeServerFactory, type RequestListener } from './server.js'
+export { closeServer, type ConnectionLimits, createNodeServer, DEFAULT_LIMITS, listenServer, type NodeServerOptions, nodeServerFactory, type RequestListener } from './server.js'
 export { appOptions } from '../shims/fastify-options.js'

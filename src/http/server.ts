@@ -75,3 +75,22 @@ export function createNodeServer (listener: RequestListener, options: NodeServer
 export function nodeServerFactory (options: NodeServerOptions = {}): (listener: RequestListener) => Server {
   return listener => createNodeServer(listener, options)
 }
+
+/** Listens on `at` and resolves once listening (rejects with the listen error, e.g. EADDRINUSE). */
+export async function listenServer (server: Server, at: { host: string, port: number }): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen({ host: at.host, port: at.port }, () => {
+      server.off('error', reject)
+      resolve()
+    })
+  })
+}
+
+/** Stops accepting connections, closes the idle ones, and resolves once the others have finished their requests. */
+export async function closeServer (server: Server): Promise<void> {
+  await new Promise<void>(resolve => {
+    server.close(() => resolve())
+    server.closeIdleConnections()
+  })
+}

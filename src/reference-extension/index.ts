@@ -18,6 +18,6 @@ export function referenceHandlers (options: ReferenceExtensionOptions = {}): Ext
 }
 
 export { ResponsesFile, parseResponses, type PresetResponse } from './responses.js'
-export { ANNOTATION, VARIABLE, annotationPatch } from './topology.js'
+export { ANNOTATION, VARIABLE, VERSION_LABEL } from './topology.js'
 export { planUpgrade } from './upgrade-plan.js'
 export { kebabName } from './lifecycle.js'

@@ -1,7 +1,7 @@
 // One hook call, from the raw body to the response body: decode, validate, run the handler against its
 // deadline, check what it returned. Every problem is a Failure response (HTTP 200), like Cluster API's server.
 import type { Logger } from 'pino'
-import type { Catalog, CatalogHook } from '../catalog/catalog.js'
+import type { CatalogHook, HookChecks } from '../catalog/catalog.js'
 import { DEFAULT_HANDLER_TIMEOUT_SECONDS, MAX_HANDLER_TIMEOUT_SECONDS } from '../api/hooks/v1alpha1/constants.js'
 import type { RawBody } from './body.js'
 import type { Deadlines } from './deadlines.js'
@@ -17,10 +17,11 @@ export interface HookRoute {
   name: string
   timeoutSeconds?: number
   invoke: (request: unknown, ctx: HandlerContext) => unknown
+  /** checks decode the hook's requests and check its answers, bound to the hook once. */
+  checks: HookChecks
 }
 
 interface CallEnvironment {
-  catalog: Catalog
   /** log is the call's logger; a lazy one (see lazy-logger.ts) costs nothing while nothing is logged. */
   log: Logger
   requestId: string
@@ -54,7 +55,7 @@ export function callHook (route: HookRoute, raw: RawBody | undefined, timeoutQue
     const empty = !raw || raw.bytes.length === 0
     return failure(env, hook, `error unmarshalling request: ${empty ? 'empty body' : `invalid JSON${position ? ` at position ${position}` : ''}`}`, 'malformed_json')
   }
-  const received = env.catalog.receiveRequest(hook.gvh, request)
+  const received = route.checks.receive(request)
   if (!received.valid) return failure(env, hook, `${hook.goDecoded ? 'error unmarshalling request' : 'invalid request'}: ${received.message}`, 'invalid_request')
   request = received.request
 
@@ -101,7 +102,7 @@ function checkResult (env: CallEnvironment, route: HookRoute, result: unknown): 
     return failure(env, hook, `handler ${JSON.stringify(labelOf(route))} returned an invalid response: (root): must be an object`, 'invalid_response')
   }
   const response = envelope(hook, hook.blocking && !('retryAfterSeconds' in result) ? { retryAfterSeconds: 0, ...result } : result as Record<string, unknown>)
-  const checked = env.catalog.validateResponse(hook.gvh, response)
+  const checked = route.checks.answer(response)
   if (!checked.valid) {
     env.log.error({ problem: checked.message }, 'handler returned an invalid response')
     return failure(env, hook, `handler ${JSON.stringify(labelOf(route))} returned an invalid response: ${checked.message}`, 'invalid_response')

@@ -56,13 +56,14 @@ export function prepareExtension (handlers: readonly ExtensionHandler[], catalog
     catalog,
     discovery,
     routes: [
-      { hook: discoveryHook, name: '', path: catalog.path(discoveryHook.gvh), invoke: () => structuredClone(discovery) },
+      { hook: discoveryHook, name: '', path: catalog.path(discoveryHook.gvh), invoke: () => structuredClone(discovery), checks: catalog.hookChecks(discoveryHook.gvh) },
       ...resolved.map(r => ({
         hook: r.hook,
         name: r.name,
         path: r.path,
         ...(r.handler.timeoutSeconds !== undefined ? { timeoutSeconds: r.handler.timeoutSeconds } : {}),
-        invoke: r.handler.handler as HookRoute['invoke']
+        invoke: r.handler.handler as HookRoute['invoke'],
+        checks: catalog.hookChecks(r.hook.gvh)
       }))
     ]
   }
@@ -81,7 +82,6 @@ export const HOOK_BODY_LIMITS: BodyLimits = { limit: MAX_BODY_BYTES, drainLimit:
 
 /** The endpoints of a prepared extension, sharing one deadline timer and one metrics registry. */
 export function hookEndpoints (extension: PreparedExtension, options: { deadlineMarginMs?: number | undefined, metrics: ServerMetrics }): HookEndpoint[] {
-  const { catalog } = extension
   const marginMs = options.deadlineMarginMs ?? DEFAULT_DEADLINE_MARGIN_MS
   const deadlines = new Deadlines()
   return extension.routes.map(route => {
@@ -96,7 +96,7 @@ export function hookEndpoints (extension: PreparedExtension, options: { deadline
           metrics.observe(answer.status, (performance.now() - started) / 1000, answer.reason)
           return JSON.stringify(answer.body)
         }
-        const answer = callHook(route, raw, timeoutQuery, { catalog, log: lazyChildLogger(log, bindings), requestId, marginMs, deadlines })
+        const answer = callHook(route, raw, timeoutQuery, { log: lazyChildLogger(log, bindings), requestId, marginMs, deadlines })
         return answer instanceof Promise ? answer.then(finish) : finish(answer)
       }
     }

@@ -3,29 +3,26 @@
 // (endpoint.ts); everything else by fastify (operations routes, docs, routes a user adds through `app`), loaded when
 // first needed: a server that only answers hook calls and probes starts without it. Once a request hook (onRequest,
 // preHandler, ...) is added through `app`, hook calls go through fastify too, so that the hook runs for them.
-import { randomUUID } from 'node:crypto'
-import { createRequire } from 'node:module'
 import { posix } from 'node:path'
-import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { SecureContextOptions } from 'node:tls'
-import type { FastifyBaseLogger, FastifyInstance, fastify as Fastify } from 'fastify'
+import type { FastifyInstance } from 'fastify'
 import type { InjectOptions, Response as InjectResponse } from 'light-my-request'
-import { type Bindings, type ChildLoggerOptions, pino, type Logger } from 'pino'
+import { pino, type Logger } from 'pino'
 import type { Registry } from 'prom-client'
 import type { Catalog } from '../catalog/catalog.js'
 import type { AnnouncedHandler } from '../catalog/handlers.js'
 import { buildOpenAPIDocument, OPENAPI_VERSION, type OpenAPIDocument } from '../catalog/openapi.js'
 import type { HookDefinition } from '../api/hooks/define.js'
-import { appOptions, type ConnectionLimits, createNodeServer, listenAt, operationsRoutes, type RequestListener, serverUrl } from '../http/index.js'
+import { closeServer, type ConnectionLimits, createNodeServer, listenAt, listenServer, type RequestListener, serverUrl } from '../http/index.js'
 import { httpsOptions, type TLSFileOptions, watchCertificates } from '../tls/watcher.js'
 import { nodeHookListener } from './endpoint.js'
 import { ExtensionHandlerError } from './errors.js'
-import { type ExtensionOptions, type HookEndpoint, hookEndpoints, prepareExtension } from './extension.js'
-import { lazyChildLogger } from './lazy-logger.js'
+import { type ExtensionOptions, hookEndpoints, prepareExtension } from './extension.js'
+import { buildApp, type MetricsView } from './fastify-app.js'
 import { createMetrics } from './metrics.js'
-import { mountHookRoutes } from './plugin.js'
-import { mountDocs } from './docs.js'
+
+export type { MetricsView }
 
 export interface ExtensionServerOptions<T extends readonly HookDefinition[] = readonly HookDefinition[]> extends ExtensionOptions<T> {
   /** tls serves HTTPS from certificate files, re-read when they change. Required unless insecureHttp. */
@@ -45,12 +42,6 @@ export interface ExtensionServerOptions<T extends readonly HookDefinition[] = re
   defaultMetrics?: boolean
   /** metricsView replaces what /metrics serves (default: this server's registry); `serve --workers` sums every worker's. */
   metricsView?: (registry: Registry) => MetricsView
-}
-
-/** What a server's /metrics shows. */
-export interface MetricsView {
-  contentType: string
-  metrics: () => Promise<string>
 }
 
 export interface ListenOptions {
@@ -83,9 +74,9 @@ export interface ExtensionServer {
 export function createExtensionServer<const T extends readonly HookDefinition[]> (options: ExtensionServerOptions<T>): ExtensionServer {
   if (options.tls && options.insecureHttp) throw new ExtensionHandlerError('pass either tls or insecureHttp, not both')
   if (!options.tls && !options.insecureHttp) throw new ExtensionHandlerError('TLS is required: pass tls { certFile, keyFile } (or insecureHttp: true to serve plain HTTP on purpose)')
+  const prefix = normalizePrefix(options.pathPrefix)
   const extension = prepareExtension(options.handlers, options.catalog)
   const { catalog, discovery } = extension
-  const prefix = normalizePrefix(options.pathPrefix)
 
   const logger = options.logger ?? pino({ level: options.logLevel ?? 'info' })
   const metrics = createMetrics({ defaultMetrics: options.defaultMetrics ?? false })
@@ -156,7 +147,7 @@ export function createExtensionServer<const T extends readonly HookDefinition[]>
         // Routes or hooks were added through `app`: fastify listens, so its onListen hooks run as they would.
         url = await listenAt(app, at)
       } else {
-        await listenOn(server, at)
+        await listenServer(server, at)
         listenedByNode = true
         url = serverUrl(server, at)
         logger.info(`Server listening at ${serverUrl(server, { ...at, host: (server.address() as AddressInfo).address })}`)
@@ -175,77 +166,6 @@ export function createExtensionServer<const T extends readonly HookDefinition[]>
       if (listenedByNode) await closeServer(server)
     }
   }
-}
-
-interface AppParts {
-  server: Server
-  logger: Logger
-  prefix: string
-  endpoints: HookEndpoint[]
-  open: () => boolean
-  docs: boolean
-  openapiDocument: () => OpenAPIDocument
-  metrics: MetricsView
-  notReady: () => string | undefined
-  setListener: (handler: RequestListener) => void
-  /** onRequestHook is told when a request hook is added to the app. */
-  onRequestHook: () => void
-}
-
-/** The hooks fastify runs for a request before its handler: added through `app`, they must run for hook calls too. */
-const REQUEST_HOOKS = new Set(['onRequest', 'preParsing', 'preValidation', 'preHandler'])
-
-/** The fastify app behind the core: operations routes, docs, user routes, and the hook routes for when a request hook is added. */
-function buildApp (parts: AppParts): FastifyInstance {
-  const createApp = createRequire(import.meta.url)('fastify') as typeof Fastify
-  const app = createApp({
-    ...appOptions,
-    loggerInstance: parts.logger,
-    serverFactory: (handler) => {
-      parts.setListener(handler)
-      return parts.server
-    },
-    requestIdHeader: 'x-request-id',
-    genReqId: () => randomUUID(),
-    // Request loggers are made when first written to: at level warn a successful call writes nothing.
-    childLoggerFactory: (parent: FastifyBaseLogger, bindings: Bindings, childOptions: ChildLoggerOptions) =>
-      childOptions.level !== undefined || childOptions.serializers !== undefined ? parent.child(bindings, childOptions) : lazyChildLogger(parent as Logger, bindings),
-    return503OnClosing: true,
-    forceCloseConnections: 'idle'
-  }) as unknown as FastifyInstance
-  operationsRoutes(app, { notReady: parts.notReady, metrics: parts.metrics })
-  app.addHook('onSend', (request, reply, payload, done) => {
-    reply.header('x-request-id', request.id)
-    done(null, payload)
-  })
-  app.register(async (scope) => mountHookRoutes(scope, parts.endpoints, parts.open), { prefix: parts.prefix })
-  if (parts.docs) mountDocs(app, parts.openapiDocument)
-  const addHook = app.addHook.bind(app) as (name: string, hook: unknown) => FastifyInstance
-  Object.defineProperty(app, 'addHook', {
-    value: (name: string, hook: unknown) => {
-      if (REQUEST_HOOKS.has(name)) parts.onRequestHook()
-      return addHook(name, hook)
-    }
-  })
-  return app
-}
-
-async function listenOn (server: Server, at: { host: string, port: number }): Promise<void> {
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
-    server.listen({ host: at.host, port: at.port }, () => {
-      server.off('error', reject)
-      resolve()
-    })
-  })
-}
-
-/** Stops accepting connections, closes the idle ones, and resolves once the others have finished their calls. */
-async function closeServer (server: Server): Promise<void> {
-  await new Promise<void>(resolve => {
-    server.close(() => resolve())
-    server.closeIdleConnections()
-  })
 }
 
 function normalizePrefix (prefix: string | undefined): string {

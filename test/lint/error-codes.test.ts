@@ -1,7 +1,7 @@
 // Every error class the public entry points export carries a stable string `code` to branch on.
 import t from 'tap'
 
-const entryPoints = ['index', 'server/index', 'client/index', 'controller/index', 'conformance/index', 'testing/index']
+const entryPoints = ['index', 'server/index', 'client/index', 'controller/index', 'conformance/index', 'testing/index', 'topology/index']
 
 t.test('exported errors have ERR_RUNTIME_SDK_* codes', async t => {
   const seen = new Map<string, string>()

@@ -1,6 +1,7 @@
-// The package as adopters get it: `npm pack`, the tarball installed into a clean copy of examples/, both examples
-// compiled strict without skipLibCheck and run against each other, and the type tests of examples/types (compile
-// errors proven with @ts-expect-error). Slow (installs and four strict compiles): excluded from `npm test`, run by
+// The package as adopters get it: `npm pack`, the tarball installed into a clean copy of examples/, the examples
+// compiled strict without skipLibCheck and run (the extension and controller against each other, the topology
+// example on sample requests), and the type tests of examples/types (compile errors proven with @ts-expect-error).
+// Slow (installs and five strict compiles): excluded from `npm test`, run by
 // .ci/run as the "package" suite: npx tap --disable-coverage --timeout=600 test/package/package.test.ts
 import t from 'tap'
 import { spawn, type ChildProcess } from 'node:child_process'
@@ -87,7 +88,7 @@ await t.test('npm pack builds a tarball with the build output and without tests,
 
 await t.test('the examples install the tarball into clean directories, with no engine warning', { skip: !packed && 'no tarball' }, async t => {
   let ok = true
-  for (const name of ['extension', 'controller', 'types']) {
+  for (const name of ['extension', 'controller', 'types', 'topology']) {
     const install = await run('npm', ['install', '--no-audit', '--no-fund'], join(examples, name))
     t.equal(install.code, 0, `npm install in examples/${name}`, { output: install.output })
     t.notMatch(install.output, /EBADENGINE/, `no EBADENGINE in examples/${name}`)
@@ -120,8 +121,8 @@ await t.test('the README\'s simulate command runs on the shipped example files i
 
 let compiled = false
 
-await t.test('both examples compile with strict settings and without skipLibCheck', { skip: !installed && 'not installed' }, async t => {
-  for (const name of ['extension', 'controller']) {
+await t.test('the examples compile with strict settings and without skipLibCheck', { skip: !installed && 'not installed' }, async t => {
+  for (const name of ['extension', 'controller', 'topology']) {
     const dir = join(examples, name)
     const config = await run('npx', ['--no', '--', 'tsc', '-p', '.', '--showConfig'], dir)
     const options = (JSON.parse(config.stdout) as { compilerOptions: Record<string, unknown> }).compilerOptions
@@ -205,6 +206,31 @@ await t.test('the controller example discovers the extension example and calls i
     child.kill('SIGTERM')
     t.equal(await Promise.race([exited, new Promise(resolve => setTimeout(resolve, 10_000, 'still running'))]), 0, 'the extension exits 0 on SIGTERM')
   }
+})
+
+await t.test('the topology example (the README\'s, verbatim) answers its hooks\' sample requests with computed patches', { skip: !compiled && 'not compiled' }, async t => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
+  const example = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map(m => m[1] ?? '').find(b => b.includes('walkTemplates('))
+  t.equal(readFileSync(join(examples, 'topology', 'src', 'patches.ts'), 'utf8'), example, 'examples/topology/src/patches.ts is the README\'s topology example verbatim')
+  const result = await run(process.execPath, ['dist/main.js'], join(examples, 'topology'), 60_000)
+  t.equal(result.code, 0, 'it exits 0', { output: result.output })
+  const uid = '1c5e4a7d-56b2-4a8f-9a44-0f8fbd5a2f6e'
+  const file = { path: '/etc/motd', content: 'hello' }
+  // Each line as printed; a patch compared as JSON.
+  const lines = result.stdout.trimEnd().split('\n').map(line => {
+    const patch = /^(GeneratePatches \S+ \S+): (.*)$/.exec(line)
+    return patch ? [patch[1], JSON.parse(patch[2] ?? '') as unknown] : line
+  })
+  t.same(lines, [
+    'DiscoverVariables: imageRepository, nodeFiles',
+    [`GeneratePatches JSONPatch ${uid}`, [
+      { op: 'add', path: '/spec/template/spec/kubeadmConfigSpec/files', value: [file] },
+      { op: 'replace', path: '/spec/template/spec/kubeadmConfigSpec/clusterConfiguration/imageRepository', value: 'mirror.example.com' }
+    ]],
+    [`GeneratePatches JSONMergePatch ${uid}`, { spec: { template: { spec: { kubeadmConfigSpec: { files: [file], clusterConfiguration: { imageRepository: 'mirror.example.com' } } } } } }],
+    'ValidateTopology: Success',
+    'ValidateTopology with docker.io: Failure: DockerClusterTemplate default/sample-q9v4d (holder Cluster default/sample, spec.infrastructureRef): imageRepository docker.io limits pulls: use a mirror'
+  ], 'only the KubeadmControlPlaneTemplate is of the kinds walked; its patches in both formats; the Failure names the template')
 })
 
 await t.test('type tests: the README example compiles, and every @ts-expect-error is the compile error it names', { skip: !installed && 'not installed' }, async t => {

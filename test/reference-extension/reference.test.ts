@@ -2,8 +2,10 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import t from 'tap'
+import { applyMergePatch } from '../helpers/merge-patch.js'
 import { createCatalog } from '../../src/catalog/default.js'
-import { referenceHandlers, ANNOTATION, planUpgrade, parseResponses } from '../../src/reference-extension/index.js'
+import { applyPatch, type Operation } from 'rfc6902'
+import { referenceHandlers, ANNOTATION, planUpgrade, parseResponses, VERSION_LABEL } from '../../src/reference-extension/index.js'
 import { API, call, sleep, start, tlsFixture } from '../helpers/server.js'
 
 const catalog = createCatalog()
@@ -79,38 +81,65 @@ t.test('parseResponses rejects what it cannot answer', async (t) => {
   t.same([...parseResponses({ A: {} })], [['a', { status: 'Success', retryAfterSeconds: 0 }]])
 })
 
-/** Applies the "add" operations of a JSON Patch (all the reference extension produces). */
-function applyAdd (object: any, ops: Array<{ op: string, path: string, value: unknown }>) {
+/** What Cluster API does with a GeneratePatches answer's item: decode the patch and apply it to the template it sent. */
+function applied (object: unknown, item: { patchType: string, patch: string }): any {
+  const patch: unknown = JSON.parse(Buffer.from(item.patch, 'base64').toString('utf8'))
+  if (item.patchType === 'JSONMergePatch') return applyMergePatch(structuredClone(object), patch)
   const copy = structuredClone(object)
-  for (const { op, path, value } of ops) {
-    t.equal(op, 'add')
-    const keys = path.split('/').slice(1).map(k => k.replace(/~1/g, '/').replace(/~0/g, '~'))
-    const last = keys.pop() as string
-    const parent = keys.reduce((o, k) => o[k], copy)
-    t.ok(parent && typeof parent === 'object', `parent of ${path} exists`)
-    parent[last] = value
-  }
+  t.same(applyPatch(copy, patch as Operation[]).filter(r => r !== null), [], 'the JSON Patch applies')
   return copy
 }
 
-t.test('GeneratePatches sets the annotation on every template with a base64 JSON Patch', async (t) => {
+/** The GeneratePatches fixture with the reference extension's variables set, globally and on the worker template. */
+function patchesRequest () {
   const request = JSON.parse(fixture('GeneratePatches'))
-  request.items[1].variables = [{ name: 'referenceAnnotation', value: 'team-b' }]
+  request.variables.push({ name: 'files', value: [{ path: '/etc/reference', content: 'global' }] }, { name: 'preKubeadmCommands', value: ['echo one'] })
+  request.items[1].variables.push({ name: 'referenceAnnotation', value: 'team-b' })
+  request.items[3].variables.push({ name: 'files', value: [{ path: '/etc/worker' }] })
   delete request.items[2].object.metadata
+  return request
+}
+
+for (const patchFormat of ['JSONPatch', 'JSONMergePatch']) {
+  t.test(`GeneratePatches (${patchFormat}): the annotation on every template, files, commands and version labels on the kubeadm templates`, async (t) => {
+    const request = patchesRequest()
+    if (patchFormat === 'JSONMergePatch') request.settings = { ...request.settings, patchFormat }
+    const response = await hookCall('GeneratePatches', 'generate-patches', JSON.stringify(request))
+    t.same(response.items.map((i: { uid: string }) => i.uid), request.items.map((i: { uid: string }) => i.uid), 'one patch per template, same uids')
+    const patched = response.items.map((item: { patchType: string, patch: string }, i: number) => {
+      t.equal(item.patchType, patchFormat)
+      t.match(item.patch, /^[A-Za-z0-9+/]+=*$/, 'standard base64')
+      return applied(request.items[i].object, item)
+    })
+    for (const [i, template] of patched.entries()) t.equal(template.metadata.annotations[ANNOTATION], i === 1 ? 'team-b' : 'reference-extension', `item ${i} annotated`)
+    const [, kcp, machine, worker, pool] = patched
+    const cp = kcp.spec.template.spec.kubeadmConfigSpec
+    t.same(cp.files.at(-1), { path: '/etc/reference', content: 'global', owner: 'root:root', permissions: '0600' }, 'the control plane gets the global files')
+    t.same(cp.preKubeadmCommands.at(-1), 'echo one')
+    t.same(cp.initConfiguration.nodeRegistration.kubeletExtraArgs.at(-1), { name: 'node-labels', value: 'kubernetesVersion=v1.33.0' }, 'from builtin.controlPlane.version')
+    t.same(worker.spec.template.spec.files.at(-1), { path: '/etc/worker', content: '', owner: 'root:root', permissions: '0600' }, 'the worker template\'s own files win')
+    t.same(worker.spec.template.spec.joinConfiguration.nodeRegistration.kubeletExtraArgs.at(-1), { name: 'node-labels', value: 'kubernetesVersion=v1.33.0' }, 'from builtin.machineDeployment.version')
+    t.same(machine.spec, request.items[2].object.spec, 'DockerMachineTemplate (not a kind of Cluster API\'s in-memory provider): spec untouched')
+    t.same(pool.spec, request.items[4].object.spec, 'DockerMachinePoolTemplate: spec untouched')
+  })
+}
+
+t.test('GeneratePatches: DevMachineTemplates get the version label for their machines; bad variables and settings are Failures', async (t) => {
+  const request = patchesRequest()
+  Object.assign(request.items[2].object, { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2', kind: 'DevMachineTemplate', spec: { template: { spec: { backend: { inMemory: {} } } } } })
+  request.items[2].variables = [{ name: 'builtin', value: { controlPlane: { version: 'v1.34.0+build.1' } } }]
   const response = await hookCall('GeneratePatches', 'generate-patches', JSON.stringify(request))
-  t.same(response.items.map((i: { uid: string }) => i.uid), request.items.map((i: { uid: string }) => i.uid), 'one patch per template, same uids')
-  for (const [i, item] of response.items.entries()) {
-    t.equal(item.patchType, 'JSONPatch')
-    t.match(item.patch, /^[A-Za-z0-9+/]+=*$/, 'standard base64')
-    const patched = applyAdd(request.items[i].object, JSON.parse(Buffer.from(item.patch, 'base64').toString('utf8')))
-    t.equal(patched.metadata.annotations[ANNOTATION], i === 1 ? 'team-b' : 'reference-extension', `item ${i} annotated`)
-    t.same({ ...patched.metadata, annotations: undefined }, { ...request.items[i].object.metadata, annotations: undefined }, 'nothing else changed in metadata')
-    t.same(patched.spec, request.items[i].object.spec, 'spec untouched')
-  }
+  t.same(applied(request.items[2].object, response.items[2]).spec.template.metadata, { labels: { [VERSION_LABEL]: 'v1.34.0_build.1' } })
   request.variables.push({ name: 'referenceAnnotation', value: 42 })
   const bad = await hookCall('GeneratePatches', 'generate-patches', JSON.stringify(request))
-  t.same(bad.status, 'Failure')
-  t.same(bad.message, 'variable referenceAnnotation must be a string')
+  t.equal(bad.status, 'Failure')
+  t.match(bad.message, /^DockerClusterTemplate \S*capi-interop-q9v4d \(holder Cluster default\/capi-interop, spec.infrastructureRef\): variable "referenceAnnotation" is not a string: it is a number$/)
+  const files = patchesRequest()
+  files.variables.push({ name: 'files', value: [{ content: 'no path' }] })
+  t.match(await hookCall('GeneratePatches', 'generate-patches', JSON.stringify(files)), { status: 'Failure', message: /KubeadmControlPlaneTemplate .*: variable "files" is invalid: \[0\]\.path: Required value$/ })
+  const setting = patchesRequest()
+  setting.settings = { patchFormat: 'Strategic' }
+  t.same((await hookCall('GeneratePatches', 'generate-patches', JSON.stringify(setting))).message, 'setting patchFormat must be one of JSONPatch, JSONMergePatch, not "Strategic"')
 })
 
 t.test('ValidateTopology rejects missing required variables and an invalid referenceAnnotation', async (t) => {
@@ -123,9 +152,13 @@ t.test('ValidateTopology rejects missing required variables and an invalid refer
   t.same(reply, { kind: 'ValidateTopologyResponse', apiVersion: API, status: 'Failure', message: 'required variable clusterRegion is not set; items[0] variable referenceAnnotation must be a non-empty string' })
 })
 
-t.test('DiscoverVariables defines referenceAnnotation', async (t) => {
+t.test('DiscoverVariables defines referenceAnnotation, files and preKubeadmCommands', async (t) => {
   const reply = await hookCall('DiscoverVariables', 'discover-variables', fixture('DiscoverVariables'))
-  t.match(reply.variables, [{ name: 'referenceAnnotation', required: false, schema: { openAPIV3Schema: { type: 'string', default: 'reference-extension' } } }])
+  t.match(reply.variables, [
+    { name: 'referenceAnnotation', required: false, schema: { openAPIV3Schema: { type: 'string', default: 'reference-extension' } } },
+    { name: 'files', required: false, schema: { openAPIV3Schema: { type: 'array', items: { type: 'object', required: ['path'] } } } },
+    { name: 'preKubeadmCommands', required: false, schema: { openAPIV3Schema: { type: 'array', items: { type: 'string' } } } }
+  ])
 })
 
 t.test('CanUpdateMachine(Set) offer the version change in place, unless disabled', async (t) => {

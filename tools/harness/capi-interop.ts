@@ -11,6 +11,8 @@
 //   The extension's --random-responses-seed answers random responses of every hook instead (see readCapiAnswers).
 // - `parity`: a corpus of requests filled from CAPI's Go types and mutated, sent to CAPI's server SDK (the extension
 //   with --echo) and to a server under test, comparing verdicts, messages and what the handlers read (runParity).
+// - `topology`: random GeneratePatches requests answered by CAPI's topologymutation toolkit (WalkTemplates and its
+//   variable getters), and CAPI's patch engine applying answers to templates (see capiTopologyCases).
 //
 // Binaries come from `tools/build.sh capi-interop` (cached outside the repository; a cold build compiles
 // controller-runtime and client-go and takes minutes). buildCapiInterop() resolves undefined only when `go` is
@@ -22,6 +24,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
+import type { GeneratePatchesRequest, GeneratePatchesResponse } from '../../src/api/hooks/v1alpha1/types.generated.js'
 import { buildGoModule } from './go-tools.js'
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url))
@@ -315,5 +318,64 @@ export async function runParity (args: string[], opts: { timeoutMs?: number } = 
     cases: res.calls.filter((c): c is ParityCase => !('summary' in c)),
     summaries: res.calls.filter((c): c is ParitySummary => 'summary' in c),
     stderr: res.stderr
+  }
+}
+
+/** What one of Cluster API's variable getters said about a path: the value (JSON), not found, or another error. */
+export interface CapiGetterResult {
+  value?: unknown
+  notFound?: boolean
+  error?: string
+}
+
+/** One case of `topology generate`: a random GeneratePatches request, Cluster API's answers, its getters' reads. */
+export interface CapiTopologyCase {
+  name: string
+  request: GeneratePatchesRequest
+  /** WalkTemplates' answers with the mutations of tools/capi-interop/internal/walk, by patch format. */
+  responses: Record<'JSONPatch' | 'JSONMergePatch', GeneratePatchesResponse>
+  /** GetVariable, GetStringVariable and GetBoolVariable on paths of each item's merged variables. */
+  lookups: Array<{ item: number, path: string, get: CapiGetterResult, string: CapiGetterResult, bool: CapiGetterResult }>
+}
+
+/** Runs `topology generate`: `count` random GeneratePatches requests with Cluster API's toolkit's answers and reads. */
+export async function capiTopologyCases (seed: number, count: number): Promise<CapiTopologyCase[]> {
+  const { code, calls, stderr } = await runJsonLines<CapiTopologyCase>('topology', ['generate', '--seed', String(seed), '--count', String(count)], 600_000)
+  if (code !== 0) throw new Error(`capi-interop topology generate exited ${code}: ${stderr}`)
+  return calls
+}
+
+/** A `topology apply` process: applies answers to a request's templates as Cluster API's patch engine does. */
+export interface CapiPatchApplier {
+  /** Every template of the request after the answer's patches (a rejection names what Cluster API refused). */
+  apply (request: GeneratePatchesRequest, response: GeneratePatchesResponse): Promise<unknown[]>
+  stop (): Promise<void>
+}
+
+/** Starts `topology apply`; answers come back in the order the requests were written. */
+export async function startCapiPatchApplier (): Promise<CapiPatchApplier> {
+  const child = spawn(join(await binDir(), 'topology'), ['apply'], { stdio: ['pipe', 'pipe', 'pipe'] })
+  running.add(child)
+  installExitHook()
+  let stderr = ''
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk })
+  const waiting: Array<{ resolve: (templates: unknown[]) => void, reject: (err: Error) => void }> = []
+  createInterface({ input: child.stdout }).on('line', (line) => {
+    const next = waiting.shift()
+    const answer = JSON.parse(line) as { templates?: unknown[], error?: string }
+    if (answer.error !== undefined) next?.reject(new Error(answer.error))
+    else next?.resolve(answer.templates ?? [])
+  })
+  const exited = new Promise<void>(resolve => child.once('close', () => {
+    running.delete(child)
+    for (const w of waiting.splice(0)) w.reject(new Error(`capi-interop topology apply exited: ${stderr}`))
+    resolve()
+  }))
+  return {
+    apply: (request, response) => new Promise((resolve, reject) => {
+      waiting.push({ resolve, reject })
+      child.stdin.write(JSON.stringify({ request, response }) + '\n')
+    }),
+    stop: async () => { child.stdin.end(); await exited }
   }
 }

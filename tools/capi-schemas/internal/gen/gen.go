@@ -92,9 +92,9 @@ func Encode(doc map[string]any) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// Build builds the document as generic JSON values.
+// Build builds the hooks document as generic JSON values.
 func Build() (map[string]any, error) {
-	source, err := sourceVersions()
+	source, err := sourceVersions(hookSources)
 	if err != nil {
 		return nil, err
 	}
@@ -102,18 +102,55 @@ func Build() (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
+	var rootTypes []reflect.Type
+	for _, h := range hooks {
+		rootTypes = append(rootTypes, h.Request, h.Response)
+	}
+	rootTypes = append(rootTypes, ExtraRoots()...)
+	definitions, err := definitionsOf(rootTypes, func(pkgs map[string]*loader.Package) error {
+		return checkHookFuncs(pkgs[hooksPkgPath], hooks)
+	})
+	if err != nil {
+		return nil, err
+	}
 
+	hookList := []any{}
+	for _, h := range hooks {
+		hookList = append(hookList, map[string]any{
+			"hook":     h.Name,
+			"request":  DefName(h.Request.PkgPath(), h.Request.Name()),
+			"response": DefName(h.Response.PkgPath(), h.Response.Name()),
+		})
+	}
+	builtins := BuiltinsType()
+	return map[string]any{
+		"source":      source,
+		"conventions": Conventions,
+		"hooks":       hookList,
+		"builtins":    DefName(builtins.PkgPath(), builtins.Name()),
+		"definitions": definitions,
+	}, nil
+}
+
+// definitionsOf returns the definitions of the root types and of every type they reference, by definition name,
+// after check (given every loaded package by path) passes.
+func definitionsOf(rootTypes []reflect.Type, check func(map[string]*loader.Package) error) (map[string]any, error) {
 	dir, err := scratchModule()
 	if err != nil {
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
 
-	pkgs, err := load(dir)
+	var rootPkgs []string
+	for _, t := range rootTypes {
+		if !slices.Contains(rootPkgs, t.PkgPath()) {
+			rootPkgs = append(rootPkgs, t.PkgPath())
+		}
+	}
+	pkgs, err := load(dir, rootPkgs)
 	if err != nil {
 		return nil, err
 	}
-	hooksPkg := pkgs[hooksPkgPath]
 
 	registry := &markers.Registry{}
 	if err := crdmarkers.Register(registry); err != nil {
@@ -137,16 +174,13 @@ func Build() (map[string]any, error) {
 		}
 	}
 
-	parser.NeedPackage(hooksPkg)
-	if err := checkHookFuncs(hooksPkg, hooks); err != nil {
+	for _, path := range rootPkgs {
+		parser.NeedPackage(pkgs[path])
+	}
+	if err := check(pkgs); err != nil {
 		return nil, err
 	}
 
-	var rootTypes []reflect.Type
-	for _, h := range hooks {
-		rootTypes = append(rootTypes, h.Request, h.Response)
-	}
-	rootTypes = append(rootTypes, ExtraRoots()...)
 	var rootNames []string
 	for _, t := range rootTypes {
 		pkg := pkgs[t.PkgPath()]
@@ -184,39 +218,25 @@ func Build() (map[string]any, error) {
 	if err := applyGoEncoding(out, rootTypes); err != nil {
 		return nil, err
 	}
-
-	hookList := []any{}
-	for _, h := range hooks {
-		hookList = append(hookList, map[string]any{
-			"hook":     h.Name,
-			"request":  DefName(h.Request.PkgPath(), h.Request.Name()),
-			"response": DefName(h.Response.PkgPath(), h.Response.Name()),
-		})
-	}
 	definitions := map[string]any{}
 	for name, d := range out {
 		definitions[name] = d
 	}
-	builtins := BuiltinsType()
-	return map[string]any{
-		"source":      source,
-		"conventions": Conventions,
-		"hooks":       hookList,
-		"builtins":    DefName(builtins.PkgPath(), builtins.Name()),
-		"definitions": definitions,
-	}, nil
+	return definitions, nil
+}
+
+// hookSources are the modules whose versions the hooks document records, by key.
+var hookSources = map[string]string{
+	"sigs.k8s.io/cluster-api/api":  "clusterAPI",
+	"sigs.k8s.io/controller-tools": "controllerTools",
+	"k8s.io/apimachinery":          "kubernetes",
 }
 
 // sourceVersions reads the versions of the generating modules from the embedded go.mod.
-func sourceVersions() (map[string]any, error) {
+func sourceVersions(want map[string]string) (map[string]any, error) {
 	f, err := modfile.ParseLax("go.mod", capischemas.GoMod, nil)
 	if err != nil {
 		return nil, fmt.Errorf("parsing embedded go.mod: %w", err)
-	}
-	want := map[string]string{
-		"sigs.k8s.io/cluster-api/api":  "clusterAPI",
-		"sigs.k8s.io/controller-tools": "controllerTools",
-		"k8s.io/apimachinery":          "kubernetes",
 	}
 	out := map[string]any{}
 	for _, r := range f.Require {
@@ -248,22 +268,24 @@ func scratchModule() (string, error) {
 	return dir, nil
 }
 
-// load loads the hooks package and returns every package of its import graph by path.
-func load(dir string) (map[string]*loader.Package, error) {
+// load loads the root packages and returns every package of their import graphs by path.
+func load(dir string, rootPkgs []string) (map[string]*loader.Package, error) {
 	goflags := strings.TrimSpace(os.Getenv("GOFLAGS") + " -mod=mod")
 	cfg := &packages.Config{
 		Dir: dir,
 		Env: append(os.Environ(), "GOTOOLCHAIN=local", "GOWORK=off", "GOFLAGS="+goflags),
 	}
-	roots, err := loader.LoadRootsWithConfig(cfg, hooksPkgPath)
+	roots, err := loader.LoadRootsWithConfig(cfg, rootPkgs...)
 	if err != nil {
-		return nil, fmt.Errorf("loading %s: %w", hooksPkgPath, err)
+		return nil, fmt.Errorf("loading %v: %w", rootPkgs, err)
 	}
-	if len(roots) != 1 {
-		return nil, fmt.Errorf("loading %s: got %d packages", hooksPkgPath, len(roots))
+	if len(roots) != len(rootPkgs) {
+		return nil, fmt.Errorf("loading %v: got %d packages", rootPkgs, len(roots))
 	}
-	if len(roots[0].Errors) > 0 {
-		return nil, fmt.Errorf("loading %s: %v", hooksPkgPath, roots[0].Errors)
+	for _, root := range roots {
+		if len(root.Errors) > 0 {
+			return nil, fmt.Errorf("loading %s: %v", root.PkgPath, root.Errors)
+		}
 	}
 	pkgs := map[string]*loader.Package{}
 	var visit func(p *loader.Package)
@@ -276,7 +298,9 @@ func load(dir string) (map[string]*loader.Package, error) {
 			visit(imp)
 		}
 	}
-	visit(roots[0])
+	for _, root := range roots {
+		visit(root)
+	}
 	return pkgs, nil
 }
 

@@ -159,3 +159,43 @@ func asList(v any) []any {
 	l, _ := v.([]any)
 	return l
 }
+
+// committedTemplates is the generated templates document, relative to this package's directory.
+var committedTemplates = filepath.Join("..", "..", "..", "..", "hooks", "v1alpha1", "templates.json")
+
+func TestCommittedTemplatesAreUpToDate(t *testing.T) {
+	raw, err := GenerateTemplates()
+	if err != nil {
+		t.Fatalf("generating: %v", err)
+	}
+	have, err := os.ReadFile(committedTemplates)
+	regenerate := "run `bin=$(tools/build.sh capi-schemas) && \"$bin/schemas\" -set templates -o hooks/v1alpha1/templates.json` from the repository root"
+	if err != nil {
+		t.Fatalf("hooks/v1alpha1/templates.json: %v; %s", err, regenerate)
+	}
+	if !bytes.Equal(have, raw) {
+		t.Fatalf("hooks/v1alpha1/templates.json is stale: %s\nfirst difference: %s", regenerate, firstDifference(have, raw))
+	}
+	var doc struct {
+		Templates []struct {
+			APIVersion, Kind, Definition string
+		}
+		Definitions map[string]map[string]any
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Templates) != len(TemplateKinds()) {
+		t.Errorf("%d templates, want %d", len(doc.Templates), len(TemplateKinds()))
+	}
+	for _, k := range doc.Templates {
+		def, ok := doc.Definitions[k.Definition]
+		if !ok {
+			t.Errorf("%s: no definition %s", k.Kind, k.Definition)
+			continue
+		}
+		if _, ok := def["properties"].(map[string]any)["spec"]; !ok {
+			t.Errorf("%s has no spec", k.Kind)
+		}
+	}
+}
