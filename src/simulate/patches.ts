@@ -13,7 +13,8 @@ import type { RequestItem } from './desired.js'
 import { getPath, isObject, type JsonObject, jsonCopy, type KubeDocument, setPath } from './objects.js'
 import type { SimulationInputs } from './inputs.js'
 import type { HookCaller } from './timeline.js'
-import { getVariableValue, VariableValueError } from './variable-path.js'
+import { VariableError } from '../topology/errors.js'
+import { getVariable, mergeVariables, toVariables } from '../topology/variables.js'
 
 /** A failure of the patch engine: what Cluster API would report in the Cluster's TopologyReconciled condition. */
 export class PatchFailure extends Error {}
@@ -85,15 +86,6 @@ function matchesSelector (item: RequestItem, selector: PatchSelector | undefined
   return false
 }
 
-/** The global and item variables merged, builtin deep-merged (topologymutation.MergeVariableMaps). */
-function mergedVariables (global: readonly Variable[], item: readonly Variable[] | undefined): Record<string, unknown> {
-  const merged: Record<string, unknown> = {}
-  for (const v of [...global, ...item ?? []]) {
-    merged[v.name] = v.name === 'builtin' && isObject(merged[v.name]) && isObject(v.value) ? { ...merged[v.name] as JsonObject, ...v.value } : v.value
-  }
-  return merged
-}
-
 /** One inline JSON patch operation with its value computed (calculateValue). */
 function inlineOperation (patch: JSONPatch, variables: Record<string, unknown>, where: string, ctx: PatchContext): Operation | undefined {
   if (patch.op !== 'add' && patch.op !== 'replace') return { op: 'remove', path: patch.path ?? '' }
@@ -106,12 +98,15 @@ function inlineOperation (patch: JSONPatch, variables: Record<string, unknown>, 
     return undefined
   }
   if (!from.variable) throw new PatchFailure(`${where}: failed to calculate value: .valueFrom is set, but neither .valueFrom.variable nor .valueFrom.template are set`)
+  let value: unknown
   try {
-    return { op: patch.op, path: patch.path ?? '', value: getVariableValue(variables, from.variable) }
+    value = getVariable(variables, from.variable)
   } catch (err) {
-    if (err instanceof VariableValueError) throw new PatchFailure(`${where}: failed to calculate value: ${err.message}`)
+    if (err instanceof VariableError) throw new PatchFailure(`${where}: failed to calculate value: ${err.message}`)
     throw err
   }
+  if (value === undefined) throw new PatchFailure(`${where}: failed to calculate value: variable ${JSON.stringify(from.variable)} does not exist`)
+  return { op: patch.op, path: patch.path ?? '', value }
 }
 
 /** The answer of an inline patch (jsonPatchGenerator.Generate): one JSON Patch per matching definition and item. */
@@ -122,7 +117,7 @@ function inlinePatches (patch: ClusterClassPatch, index: number, items: PatchedI
   for (const item of items) {
     const definitions = (patch.definitions ?? []).map((d, i) => ({ d, i })).filter(({ d }) => matchesSelector(item, d.selector))
     if (definitions.length === 0) continue
-    const variables = mergedVariables(global, item.variables)
+    const variables = mergeVariables(toVariables(global), toVariables(item.variables))
     for (const { d, i } of definitions) {
       const operations = (d.jsonPatches ?? []).map((p, j) => inlineOperation(p, variables, `${where}.definitions[${i}].jsonPatches[${j}] on ${describeItem(item)}`, ctx)).filter(o => o !== undefined)
       out.push({ uid: item.uid, patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify(operations)).toString('base64') })

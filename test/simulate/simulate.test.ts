@@ -99,7 +99,7 @@ t.test('inline patches: value and valueFrom.variable applied in the class\'s ord
     definitions: [{
       selector: { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2', kind: 'DevMachineTemplate', matchResources: { machineDeploymentClass: { names: ['default-*'] } } },
       jsonPatches: [
-        { op: 'add', path: '/spec/template/metadata', valueFrom: { variable: 'region' } },
+        { op: 'add', path: '/spec/template/spec/region', valueFrom: { variable: 'region' } },
         { op: 'add', path: '/spec/template/spec/zone', valueFrom: { template: '{{ .region }}-a' } },
         { op: 'add', path: '/spec/template/spec/version', valueFrom: { variable: 'builtin.machineDeployment.version' } }
       ]
@@ -110,8 +110,8 @@ t.test('inline patches: value and valueFrom.variable applied in the class\'s ord
   const result = await simulate({ handlers: referenceHandlers(), cluster: noVariables, clusterClass: inline, templates })
   t.equal(result.outcome, 'completed', result.error ?? 'completed')
   const worker = result.templates.find(t => t.role === 'machineDeployment md-0 infrastructure')
-  t.same(worker?.diff.filter(op => op.path.startsWith('/spec')), [{ op: 'add', path: '/spec/template/metadata', value: 'eu-1' }, { op: 'add', path: '/spec/template/spec/version', value: 'v1.34.0' }])
-  t.same(result.templates.find(t => t.role === 'controlPlaneMachineInfrastructure')?.diff.filter(op => op.path.startsWith('/spec')), [], 'the selector picks the worker class only')
+  t.same(worker?.diff.filter(op => op.path.startsWith('/spec/template/spec')), [{ op: 'add', path: '/spec/template/spec/region', value: 'eu-1' }, { op: 'add', path: '/spec/template/spec/version', value: 'v1.34.0' }])
+  t.same(result.templates.find(t => t.role === 'controlPlaneMachineInfrastructure')?.diff.filter(op => op.path.startsWith('/spec/template/spec')), [], 'the selector picks the worker class only')
   t.match(result.notes, [/x-kubernetes-validations \(CEL rules\) are not evaluated/, /valueFrom\.template \(a Go template\) is not evaluated/])
 })
 

@@ -1,7 +1,6 @@
-// Upgrade plans as Cluster API computes and checks them, and variable paths as inline patches name them.
+// Upgrade plans as Cluster API computes and checks them.
 import t from 'tap'
 import { classVersionsPlan, compareVersions, defaultAndValidatePlans, oneMinorPlan, parseVersion } from '../../src/simulate/versions.js'
-import { getVariableValue } from '../../src/simulate/variable-path.js'
 
 t.test('versions compare as semantic versions, pre-releases first', async t => {
   t.ok(compareVersions('v1.34.10', 'v1.34.9') > 0)
@@ -27,15 +26,4 @@ t.test('plans are checked, and the workers get the fewest steps the version skew
   t.throws(() => defaultAndValidatePlans('v1.35.0', 'v1.34.0', 'v1.34.0', ['v1.34.0'], []), /must be greater than v1\.34\.0/)
   t.throws(() => defaultAndValidatePlans('v1.35.0', 'v1.35.0', 'v1.35.0', [], ['v1.35.0']), /no workers or workers already at the desired version/)
   t.throws(() => defaultAndValidatePlans('v1.39.0', 'v1.39.0', 'v1.34.0', [], ['v1.39.0']), /workers cannot go from minor 34 to minor 39/)
-})
-
-t.test('variable paths: dotted fields and array indexes, and which segment is missing', async t => {
-  const variables = { builtin: { machineDeployment: { version: 'v1.34.0' } }, files: [{ path: '/a' }] }
-  t.equal(getVariableValue(variables, 'builtin.machineDeployment.version'), 'v1.34.0')
-  t.equal(getVariableValue(variables, 'files[0].path'), '/a')
-  t.throws(() => getVariableValue(variables, 'nope'), /variable "nope" does not exist/)
-  t.throws(() => getVariableValue(variables, 'builtin.controlPlane.version'), /failed to lookup segment "controlPlane"/)
-  t.throws(() => getVariableValue(variables, 'files[3]'), /array does not have index 3/)
-  t.throws(() => getVariableValue(variables, 'builtin[0]'), /failed to get array "builtin"/)
-  t.throws(() => getVariableValue(variables, 'files[x'), /invalid syntax/)
 })
