@@ -8,7 +8,7 @@ import type {
   ClusterClassPatch, ClusterVariable, GeneratePatchesRequest, GeneratePatchesResponse, JSONPatch, PatchSelector, Variable
 } from '../api/hooks/v1alpha1/types.generated.js'
 import { GeneratePatches, ValidateTopology } from '../api/hooks/v1alpha1/hooks.js'
-import { applyMergePatch } from '../shims/json-merge-patch.js'
+import { applyMergePatch } from '../topology/merge-patch.js'
 import type { RequestItem } from './desired.js'
 import { getPath, isObject, type JsonObject, jsonCopy, type KubeDocument, setPath } from './objects.js'
 import type { SimulationInputs } from './inputs.js'
@@ -156,7 +156,7 @@ function applyItem (items: PatchedItems['items'], answer: NonNullable<GeneratePa
     }
   } else {
     if (patch === undefined || (isObject(patch) && Object.keys(patch).length === 0)) return
-    patched = applyMergePatch(jsonCopy(item.object), patch)
+    patched = applyMergePatch(item.object, patch)
   }
   // patchutil.Patch: spec, labels and annotations are copied back, each only when the patched object has it.
   for (const path of [['spec'], ['metadata', 'labels'], ['metadata', 'annotations']]) {

@@ -141,3 +141,13 @@ t.test('metadata flows as Cluster API sends it: merged labels, dropped annotatio
   t.same(bootstrap?.object['metadata'].annotations, { own: 'annotation', 'cluster.x-k8s.io/cloned-from-name': 'loop-worker', 'cluster.x-k8s.io/cloned-from-groupkind': 'KubeadmConfigTemplate.bootstrap.cluster.x-k8s.io' }, 'last-applied-configuration is dropped')
   t.same(bootstrap?.object['metadata'].labels, { own: 'label', 'cluster.x-k8s.io/cluster-name': 'loop', 'topology.cluster.x-k8s.io/owned': '', 'topology.cluster.x-k8s.io/deployment-name': 'md-0' })
 })
+
+t.test('a merge patch applies as RFC 7386 says, a key named __proto__ included', async t => {
+  const { applyMergePatch } = await import('../../src/topology/merge-patch.js')
+  const target = { spec: { a: 1, b: { c: 2 } } }
+  t.same(applyMergePatch(target, { spec: { a: null, b: { d: 3 } } }), { spec: { b: { c: 2, d: 3 } } })
+  t.same(target, { spec: { a: 1, b: { c: 2 } } }, 'the target is left as it is')
+  const patched = applyMergePatch({}, JSON.parse('{"__proto__": {"x": 1}}')) as Record<string, unknown>
+  t.ok(Object.hasOwn(patched, '__proto__'), '__proto__ is an own key, not the prototype')
+  t.same(applyMergePatch({ a: 1 }, [1]), [1], 'a patch that is not an object replaces the target')
+})
