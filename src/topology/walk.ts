@@ -2,14 +2,14 @@
 // request it merges the global and the template's variables, hands a copy of the template to a mutate function and
 // answers the difference between the template as received and as mutated, as a JSON Patch (RFC 6902) or a JSON
 // merge patch (RFC 7386). validateTemplates is the same walk for ValidateTopology.
-import { createPatch } from 'rfc6902'
 import type {
   GeneratePatchesRequest, GeneratePatchesRequestItem, GeneratePatchesResponse, GeneratePatchesResponseItem, HolderReference,
   ValidateTopologyRequest, ValidateTopologyRequestItem, ValidateTopologyResponse
 } from '../api/hooks/v1alpha1/types.generated.js'
 import { HookError } from '../server/errors.js'
 import { TemplateMutationError, VariableError, VariableTypeError } from './errors.js'
-import { jsonCopy, jsonEqual } from './json.js'
+import { createJsonPatch } from './json-patch.js'
+import { jsonCopy } from './json.js'
 import { createMergePatch } from './merge-patch.js'
 import { describeKind, isKind, type TemplateBase, type TemplateKinds, type TemplateObject, type TemplateOf } from './templates.js'
 import { mergeVariables, toVariables, type Variables } from './variables.js'
@@ -193,10 +193,8 @@ export async function walkTemplates<const K extends TemplateKinds = TemplateKind
  * or an RFC 7386 merge patch (`{}` when nothing changed). A merge patch cannot set a field to null: null removes it.
  */
 export function createTemplatePatch (original: unknown, mutated: unknown, format: PatchFormat): unknown {
-  const target: unknown = JSON.parse(JSON.stringify(mutated) ?? 'null')
-  // An unchanged list is skipped whole: rfc6902 would run its edit-distance diff of the elements on it.
-  const unchangedList = (a: unknown, b: unknown) => Array.isArray(a) && Array.isArray(b) && jsonEqual(a, b) ? [] : undefined
-  return format === 'JSONPatch' ? createPatch(original, target, unchangedList) : createMergePatch(original, target) ?? {}
+  if (format === 'JSONPatch') return createJsonPatch(original, mutated)
+  return createMergePatch(original, JSON.parse(JSON.stringify(mutated) ?? 'null')) ?? {}
 }
 
 /**

@@ -111,11 +111,22 @@ t.test('a key named __proto__ is a key like any other, in both formats', async t
   const before = JSON.parse('{"data": {"__proto__": {"a": 1}, "k": 1}}') as unknown
   const after = JSON.parse('{"data": {"__proto__": {"a": 2}, "k": 1, "new": {"__proto__": true}}}') as unknown
   t.same(JSON.stringify(createTemplatePatch(before, after, 'JSONPatch')), JSON.stringify([
-    { op: 'add', path: '/data/new', value: JSON.parse('{"__proto__": true}') },
-    { op: 'replace', path: '/data/__proto__/a', value: 2 }
+    { op: 'replace', path: '/data/__proto__/a', value: 2 },
+    { op: 'add', path: '/data/new', value: JSON.parse('{"__proto__": true}') }
   ]))
   t.same(JSON.stringify(createTemplatePatch(before, after, 'JSONMergePatch')), '{"data":{"__proto__":{"a":2},"new":{"__proto__":true}}}')
   t.same(JSON.stringify(applyMergePatch(before, createTemplatePatch(before, after, 'JSONMergePatch'))), JSON.stringify(after))
+})
+
+t.test('the mutated template is read as JSON.stringify writes it: undefined left out, toJSON called, NaN as null', async t => {
+  const before = JSON.parse('{"spec": {"a": 1, "b": 2, "list": [1, 2], "when": "x"}}') as unknown
+  const after = { spec: { a: undefined, b: 2, c: undefined, list: [1, undefined], when: new Date(0) } }
+  // A merge patch cannot set null (it removes), so NaN, which JSON writes as null, is a JSON Patch case only.
+  for (const [format, mutated] of [['JSONPatch', { spec: { ...after.spec, n: Number.NaN } }], ['JSONMergePatch', after]] as const) {
+    const patch = Buffer.from(JSON.stringify(createTemplatePatch(before, mutated, format))).toString('base64')
+    const patched = applied(before, { patchType: format, patch })
+    t.same(patched, JSON.parse(JSON.stringify(mutated)), `${format}: the patch gives the template as JSON`)
+  }
 })
 
 t.test('kinds: only templates of those kinds are handed over; failForUnknownTypes makes the others a Failure', async t => {
