@@ -2,11 +2,11 @@
 // RuntimeClient, in milliseconds and without a management cluster. Discovery, DiscoverVariables, the Cluster's
 // variables defaulted and checked, ValidateTopology and GeneratePatches with requests built as Cluster API builds
 // them, and the lifecycle hooks in Cluster API's order on a virtual clock.
-import { createPatch, type Operation } from 'rfc6902'
 import type { Cluster, ClusterVariable, HolderReference } from '../api/hooks/v1alpha1/types.generated.js'
 import { createCatalog } from '../catalog/default.js'
 import type { RuntimeClient } from '../client/runtime-client.js'
 import { createInProcessExtension } from '../server/in-process.js'
+import { createJsonPatch, type JsonPatchOperation } from '../topology/json-patch.js'
 import type { ExtensionHandler } from '../server/types.js'
 import { generatedUid, generateNames } from './desired.js'
 import { SimulationInputError } from './errors.js'
@@ -57,7 +57,7 @@ export interface SimulatedTemplate {
   /** patched is the template as GeneratePatches sent it, with every patch applied (API server fields left out). */
   patched: KubeDocument
   /** diff holds the JSON Patch operations the class's patches made to it. */
-  diff: Operation[]
+  diff: JsonPatchOperation[]
 }
 
 /** What a simulation found. */
@@ -95,7 +95,7 @@ function templatesOf (phase: PhaseResult): SimulatedTemplate[] {
       generatedName: item.generatedName,
       holder: item.holderReference,
       patched,
-      diff: createPatch(item.unpatched ?? {}, item.object)
+      diff: createJsonPatch(item.unpatched, item.object)
     }
   })
 }
