@@ -1,22 +1,16 @@
 // Runs the runtime-sdk command from source: in this process (runCliHere: what most tests need, in milliseconds), or as
 // a process of its own (runCli, startCli: exit codes and output of the real process, signals, servers that keep
-// running). A process is started through tsx, which compiles the CLI's modules in ~0.3 s where the test runner's
-// ts-node loader takes ~3 s of CPU; its coverage is not collected (the same code is covered in process).
+// running). A process costs ~3 s of CPU (the test runner's loader compiles the CLI's modules again), so tests start one
+// only where the process is what they test. It runs with the test runner's loader and coverage: another loader (tsx)
+// would be faster, but its coverage maps the same files differently and the runner's merge of both is wrong.
 import { type ChildProcess, spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import type { CliIO } from '../../src/cli/command.js'
 import { runCommand } from '../../src/cli/run.js'
 
 const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url))
-const TSX = ['--import', import.meta.resolve('tsx')]
 
 export interface CliResult { code: number | null, stdout: string, stderr: string }
-
-/** The environment of a CLI process: this one's without the test runner's coverage hooks (NODE_OPTIONS loads them), then `env`. */
-function childEnv (env: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([key]) => key !== 'NODE_OPTIONS' && key !== 'NODE_V8_COVERAGE' && !key.startsWith('_TAPJS_PROCESSINFO')))
-  return { ...inherited, ...env }
-}
 
 /** Runs a command that ends, in this process, and returns its exit code and output. */
 export async function runCliHere (args: string[]): Promise<CliResult> {
@@ -30,7 +24,7 @@ export async function runCliHere (args: string[]): Promise<CliResult> {
 /** Runs the command as a process of its own and returns its exit code and output. */
 export function runCli (args: string[], options: { timeoutMs?: number, env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...TSX, MAIN, ...args], { env: childEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, [...process.execArgv, MAIN, ...args], { env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', d => { stdout += d })
@@ -42,9 +36,9 @@ export function runCli (args: string[], options: { timeoutMs?: number, env?: Nod
 }
 
 /** Starts the runtime-sdk command in the background and collects its stdout and stderr together (execArgv: node's
- * options, by default tsx's loader). */
+ * options, by default the test runner's own). */
 export function startCli (args: string[], options: { execArgv?: string[] } = {}): { child: ChildProcess, out: () => string } {
-  const child = spawn(process.execPath, [...options.execArgv ?? TSX, MAIN, ...args], { env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [...options.execArgv ?? process.execArgv, MAIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
   let out = ''
   child.stdout?.on('data', d => { out += d })
   child.stderr?.on('data', d => { out += d })
