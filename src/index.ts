@@ -10,6 +10,6 @@ export {
 export {
   type CallOptions, type CallResult, type HandlerOutcome, HttpRuntimeClient, type KubeObject, RuntimeCallError, type RuntimeClient, type RuntimeClientOptions
 } from './client/index.js'
-export { ExtensionRegistry, RegistryError } from './registry/index.js'
+export { type ExtensionRegistration, ExtensionRegistry, RegistryError } from './registry/index.js'
 export * as topology from './topology/index.js'
 export type { CodedError } from './errors/index.js'

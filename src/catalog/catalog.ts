@@ -8,6 +8,7 @@ import { DNS1123_SUBDOMAIN_PATTERN } from '../api/extension-config/rules.js'
 import { GROUP } from '../api/hooks/v1alpha1/constants.js'
 import { schemaProperties } from '../api/schema/builders.js'
 
+/** A catalog cannot be built as asked (an invalid or conflicting hook definition), or a hook it is asked for is not in it. */
 export class CatalogError extends codedError('ERR_RUNTIME_SDK_CATALOG') {}
 
 /** One version of one hook, as the catalog knows it. */
