@@ -2,7 +2,7 @@
 // authors use every day; each part has its own subpath too: runtime-sdk/server, /client, /controller, /conformance,
 // /openapi, /testing and /topology (also here as the `topology` namespace).
 export * from './api/index.js'
-export { Catalog, CatalogError, type CatalogHook, createCatalog, type GroupVersionHook, HOOKS_GROUP, type ReceivedRequest, type ValidationResult } from './catalog/index.js'
+export { Catalog, CatalogError, type CatalogHook, createCatalog, type GroupVersionHook, type HookChecks, HOOKS_GROUP, type ReceivedRequest, type ValidationResult } from './catalog/index.js'
 export {
   createExtensionServer, createInProcessExtension, defineHandler, HookError, ExtensionHandlerError, runtimeExtension,
   type ExtensionHandler, type ExtensionServer, type ExtensionServerOptions, type HandlerContext, type HandlerResult, type InProcessExtension, type RuntimeExtensionOptions

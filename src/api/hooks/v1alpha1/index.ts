@@ -9,4 +9,5 @@ export * from './hooks.js'
 export type * from './types.generated.js'
 export { sampleRequest, sampleRequests } from './samples.js'
 
+/** The group version of these hooks, as a catalog registers it: every hook of Cluster API v1.14. */
 export const groupVersion: HookGroupVersion = { group: GROUP, version: VERSION, hooks }
