@@ -9,7 +9,10 @@ import type { FailurePolicy } from '../api/hooks/v1alpha1/types.generated.js'
  * are filled in by the server. Fields only other hooks' responses have are refused, so the answer of another hook
  * does not compile (TypeScript checks no other unknown fields of a returned object).
  */
-export type HandlerResult<Res> = (Res extends { retryAfterSeconds: number } ? Omit<Res, 'retryAfterSeconds'> & {
+export type HandlerResult<Res> = (Res extends {
+  /** retryAfterSeconds: the responses of blocking hooks have it. */
+  retryAfterSeconds: number
+} ? Omit<Res, 'retryAfterSeconds'> & {
   /** retryAfterSeconds asks the caller to call again after this many seconds; 0 (the default) lets the operation go on. */
   retryAfterSeconds?: number
 } : Res) &
@@ -33,20 +36,27 @@ export interface HandlerContext {
 /**
  * The function implementing a hook: the request and result types come from the hook definition.
  * (A conditional type on purpose: TypeScript then types an inline handler from the `hook` next to it, literals included.)
- * `{ status }` is what every hook response has: it keeps `'Success'` a literal before TypeScript knows the hook.
  *
  * For a handler of any hook (`ExtensionHandler` without a hook type) it is a function of any request returning any
- * hook's result, declared as a method so that it is checked bivariantly: every typed handler function is one. Naming
- * every v1alpha1 result keeps the string literals of a handler without parameters (`patchType: 'JSONPatch'`) while
- * TypeScript still infers which hook it belongs to.
+ * hook's result `R`, declared as a method so that it is checked bivariantly: every typed handler function is one. `R`
+ * names every v1alpha1 result, which keeps the string literals of a handler without parameters (`patchType:
+ * 'JSONPatch'`) while TypeScript still infers which hook it belongs to, and `{ status }`, what every hook response
+ * has, which keeps `'Success'` a literal before TypeScript knows the hook.
  */
-export type HandlerFunction<H extends HookDefinition> = H extends HookDefinition<infer Req, infer Res extends { status: 'Success' | 'Failure' }>
+export type HandlerFunction<H extends HookDefinition> = H extends HookDefinition<infer Req, infer Res extends {
+  /** status is Success or Failure: every hook response has it. */
+  status: 'Success' | 'Failure'
+}>
   ? (request: Req, ctx: HandlerContext) => HandlerResult<Res> | Promise<HandlerResult<Res>>
-  : {
-      handler (request: unknown, ctx: HandlerContext):
-        | { status: 'Success' | 'Failure' } | { [N in keyof HookTypes]: HandlerResult<HookTypes[N]['response']> }[keyof HookTypes]
-        | Promise<{ status: 'Success' | 'Failure' } | { [N in keyof HookTypes]: HandlerResult<HookTypes[N]['response']> }[keyof HookTypes]>
-    }['handler']
+  : ({
+      /** status is Success or Failure: every hook response has it. */
+      status: 'Success' | 'Failure'
+    } | { [N in keyof HookTypes]: HandlerResult<HookTypes[N]['response']> }[keyof HookTypes]) extends infer R
+      ? {
+          /** Answers a request of any hook. */
+          handler (request: unknown, ctx: HandlerContext): R | Promise<R>
+        }['handler']
+      : never
 
 /**
  * One handler of an extension (Cluster API's ExtensionHandler): the hook it implements, its name (a DNS-1123

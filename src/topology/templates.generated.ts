@@ -112,6 +112,9 @@ export interface BootstrapTokenDiscovery {
   unsafeSkipCAVerification?: boolean
 }
 
+/**
+ * BootstrapTokenString is a kubeadm bootstrap token of the format abcdef.abcdef0123456789; it should be short-lived.
+ */
 export type BootstrapTokenString = string
 
 /**
@@ -284,7 +287,7 @@ export interface ControllerManager {
  * for v1alpha2, we noticed a failure would occur running Cluster API test suite against the new CRDs,
  * specifically `spec.metadata.creationTimestamp in body must be of type string: "null"`.
  * The investigation showed that `controller-tools@v2` behaves differently than its previous version
- * when handling types from [metav1](k8s.io/apimachinery/pkg/apis/meta/v1) package.
+ * when handling types from [metav1](https://pkg.go.dev/k8s.io/apimachinery/pkg/apis/meta/v1) package.
  *
  * In more details, we found that embedded (non-top level) types that embedded `metav1.ObjectMeta`
  * had validation properties, including for `creationTimestamp` (metav1.Time).
@@ -372,7 +375,14 @@ export interface DevClusterTemplate {
    * More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
    */
   kind: 'DevClusterTemplate'
+  /**
+   * metadata: ObjectMeta is metadata that all persisted resources must have, which includes all objects
+   * users must create.
+   */
   metadata?: ObjectMeta
+  /**
+   * spec: DevClusterTemplateSpec defines the desired state of DevClusterTemplate.
+   */
   spec?: DevClusterTemplateSpec
 }
 
@@ -385,6 +395,9 @@ export interface DevClusterTemplateResource {
    * More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
    */
   metadata?: CoreObjectMeta
+  /**
+   * spec: DevClusterSpec defines the desired state of the DevCluster infrastructure.
+   */
   spec: DevClusterSpec
 }
 
@@ -392,6 +405,9 @@ export interface DevClusterTemplateResource {
  * DevClusterTemplateSpec defines the desired state of DevClusterTemplate.
  */
 export interface DevClusterTemplateSpec {
+  /**
+   * template: DevClusterTemplateResource describes the data needed to create a DevCluster from a template.
+   */
   template: DevClusterTemplateResource
 }
 
@@ -456,7 +472,14 @@ export interface DevMachinePoolTemplate {
    * More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
    */
   kind: 'DevMachinePoolTemplate'
+  /**
+   * metadata: ObjectMeta is metadata that all persisted resources must have, which includes all objects
+   * users must create.
+   */
   metadata?: ObjectMeta
+  /**
+   * spec: DevMachinePoolTemplateSpec defines the desired state of DevMachinePoolTemplate.
+   */
   spec?: DevMachinePoolTemplateSpec
 }
 
@@ -469,6 +492,9 @@ export interface DevMachinePoolTemplateResource {
    * More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
    */
   metadata?: CoreObjectMeta
+  /**
+   * spec: DevMachinePoolSpec defines the desired state of DevMachinePool.
+   */
   spec: DevMachinePoolSpec
 }
 
@@ -476,6 +502,9 @@ export interface DevMachinePoolTemplateResource {
  * DevMachinePoolTemplateSpec defines the desired state of DevMachinePoolTemplate.
  */
 export interface DevMachinePoolTemplateSpec {
+  /**
+   * template: DevMachinePoolTemplateResource describes the data needed to create a DevMachine from a template.
+   */
   template: DevMachinePoolTemplateResource
 }
 
@@ -512,8 +541,18 @@ export interface DevMachineTemplate {
    * More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
    */
   kind: 'DevMachineTemplate'
+  /**
+   * metadata: ObjectMeta is metadata that all persisted resources must have, which includes all objects
+   * users must create.
+   */
   metadata?: ObjectMeta
+  /**
+   * spec: DevMachineTemplateSpec defines the desired state of DevMachineTemplate.
+   */
   spec?: DevMachineTemplateSpec
+  /**
+   * status: DevMachineTemplateStatus defines the observed state of a DevMachineTemplate.
+   */
   status?: DevMachineTemplateStatus
 }
 
@@ -536,6 +575,9 @@ export interface DevMachineTemplateResource {
  * DevMachineTemplateSpec defines the desired state of DevMachineTemplate.
  */
 export interface DevMachineTemplateSpec {
+  /**
+   * template: DevMachineTemplateResource describes the data needed to create a DevMachine from a template.
+   */
   template: DevMachineTemplateResource
 }
 
@@ -694,6 +736,9 @@ export interface DockerMachinePoolBackendSpec {
   preLoadImages?: string[]
 }
 
+/**
+ * Duration is a duration as Go's time.Duration writes it, e.g. 1m30s (metav1.Duration).
+ */
 export type Duration = string
 
 /**
@@ -1025,6 +1070,9 @@ export interface HostPathMount {
   readOnly?: boolean
 }
 
+/**
+ * HostPathType is the check made on a hostPath volume's path: "" (none), DirectoryOrCreate, Directory, FileOrCreate, File, Socket, CharDevice or BlockDevice.
+ */
 export type HostPathType = string
 
 /**
@@ -1150,6 +1198,9 @@ export interface InMemoryVMSpec {
   provisioning?: CommonProvisioningSettings
 }
 
+/**
+ * IntOrString holds an int32 or a string (intstr.IntOrString), e.g. a port number or a port name.
+ */
 export type IntOrString = number | string
 
 /**
@@ -2308,6 +2359,9 @@ export interface Patches {
  */
 export type PullPolicy = string
 
+/**
+ * Quantity is a fixed-point number with an optional suffix (resource.Quantity), e.g. 500m, 1.5Gi or 2.
+ */
 export type Quantity = number | string
 
 /**
@@ -2436,8 +2490,14 @@ export interface Taint {
   value?: string
 }
 
+/**
+ * TaintEffect is what a taint does to Pods that do not tolerate it: NoSchedule, PreferNoSchedule or NoExecute.
+ */
 export type TaintEffect = string
 
+/**
+ * Time is a timestamp as metav1.Time writes it: RFC 3339 in UTC, to the second, e.g. 2024-05-01T12:00:00Z.
+ */
 export type Time = string
 
 /**
