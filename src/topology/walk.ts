@@ -20,6 +20,7 @@ export interface TemplateItem {
   uid?: string
   /** template is the object as sent; null or a non-object when Cluster API sent no object. */
   template: unknown
+  /** holder is the object that references the template and the field it does so with. */
   holder: HolderReference
   /** variables are the request's global variables merged with the item's (builtin deep-merged). */
   variables: Variables
