@@ -1,4 +1,9 @@
-// Conformance testing of Runtime Extensions against the Runtime SDK contract (`runtime-sdk conformance`).
+/**
+ * Conformance testing of Runtime Extensions against the Runtime SDK contract, as `runtime-sdk conformance` runs it:
+ * {@link runConformance} runs the {@link CASES} against an extension and reports each with its evidence.
+ *
+ * @packageDocumentation
+ */
 export { RequestFileError, ConformanceSetupError } from './errors.js'
 export { CASES } from './cases/index.js'
 export { MAX_RETRY_AFTER_SECONDS } from './cases/behaviour.js'

@@ -1,5 +1,10 @@
-// The ExtensionConfig controller: keeps a registry of every extension's handlers from ExtensionConfigs in a
-// cluster or a directory, writes what it discovers into their status, and serves it.
+/**
+ * The ExtensionConfig controller: keeps a registry of every extension's handlers from ExtensionConfigs in a cluster
+ * or a directory, writes what it discovers into their status, and serves it ({@link runController} assembles one);
+ * with the small Kubernetes client and leader election it runs on.
+ *
+ * @packageDocumentation
+ */
 export { Controller, type ControllerLogger, type ControllerMode, type ControllerOptions, type ExtensionConfigReport } from './controller.js'
 export type { ControllerMetrics } from './metrics.js'
 export type { ReconcileOutcome } from './reconciler.js'

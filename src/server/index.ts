@@ -1,5 +1,10 @@
-// The extension server SDK: serve Runtime Extension handlers over HTTPS, standalone or as a fastify plugin, or call
-// them in process (tests, `runtime-sdk simulate`); every entrance answers through the same serving core.
+/**
+ * The extension server SDK: serve Runtime Extension handlers over HTTPS, standalone ({@link createExtensionServer})
+ * or as a fastify plugin ({@link runtimeExtension}), or call them in process ({@link createInProcessExtension});
+ * every entrance answers through the same serving core.
+ *
+ * @packageDocumentation
+ */
 export { type ConnectionLimits, DEFAULT_LIMITS } from '../http/index.js'
 export { createExtensionServer, type ExtensionServer, type ExtensionServerOptions, type ListenOptions, type MetricsView } from './server.js'
 export { DEFAULT_DEADLINE_MARGIN_MS, type ExtensionOptions, type RuntimeExtensionOptions } from './extension.js'

@@ -1,3 +1,9 @@
+/**
+ * A typed builder of ClusterClass variable schemas for DiscoverVariables answers; {@link defineVariables} checks the
+ * variables as Cluster API checks them when it registers a ClusterClass.
+ *
+ * @packageDocumentation
+ */
 // Variable schemas for DiscoverVariables: a typed builder of the OpenAPI v3 subset Cluster API accepts for
 // ClusterClass variables (structural schemas: every node typed, properties or additionalProperties, atomic lists,
 // x-kubernetes-validations), and the checks Cluster API makes when it registers them

@@ -1,5 +1,9 @@
-// Building blocks for hook schemas. Every schema here is plain JSON Schema (TypeBox values), so the same
-// object validates requests (ajv), documents them (OpenAPI) and types them (Static<typeof X>).
+/**
+ * Building blocks for the schemas of your own hook groups. Every schema here is plain JSON Schema (TypeBox values),
+ * so the same object validates requests, documents them (OpenAPI) and types them (`Static<typeof X>`).
+ *
+ * @packageDocumentation
+ */
 import type { Static, TSchema, TObject, TProperties } from 'typebox'
 import { Type } from '../../shims/typebox.js'
 
