@@ -1,5 +1,5 @@
 // npm run bench [-- options]: runs the scenario modules of bench/scenarios/index.ts and writes
-// bench/results/latest.json and latest.md. See the Benchmarks section of the README.
+// bench/results/latest.json and latest.md. See docs/benchmarks.md.
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'

@@ -53,7 +53,7 @@ t.test('integers: int32 in range and whole; int64 whole, up to what a JavaScript
   t.equal(generation(Number.MAX_SAFE_INTEGER), undefined)
   t.equal(generation(-Number.MAX_SAFE_INTEGER), undefined)
   t.match(generation(2 ** 53), /^cluster\.metadata\.generation: number 9007199254740992 is beyond the integers a JavaScript number holds exactly .*runtime-sdk refuses it$/,
-    'a difference from Cluster API, listed in the README')
+    'a difference from Cluster API, listed in docs/differences.md')
   t.equal(generation(2 ** 63), 'cluster.metadata.generation: json: cannot unmarshal number 9223372036854776000 into Go value of type int64')
 })
 

@@ -3,9 +3,9 @@
 // once at a random place: wrong JSON types at every depth, fractions and out-of-range integers, bad and odd-but-valid
 // timestamps and int-or-strings, unknown fields, null everywhere, strings the CRDs refuse, huge lists and maps, nesting
 // around Go's limit of 10,000, keys in another letter case or given twice) and sends every request to both servers,
-// whose handlers echo the request they read. Outside the differences the README lists, both must accept or refuse
+// whose handlers echo the request they read. Outside the differences docs/differences.md lists, both must accept or refuse
 // alike, refuse in the same words (Go's), and hand their handlers the same request (both echoes read into Cluster
-// API's Go type); inside them, each server must do what the README says.
+// API's Go type); inside them, each server must do what docs/differences.md says.
 import t from 'tap'
 import type { HookDefinition } from '../../src/api/hooks/define.js'
 import { hooks } from '../../src/api/hooks/v1alpha1/index.js'

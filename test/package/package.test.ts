@@ -55,6 +55,14 @@ function bogusVariant (example: string): string {
   return lines.join('\n')
 }
 
+/** The TypeScript blocks of the README and docs/ that are not marked as an example file (those are checked verbatim). */
+function docSnippets (): Array<{ page: string, text: string }> {
+  const pages = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter(f => f.endsWith('.md')).map(f => `docs/${f}`)]
+  return pages.flatMap(page => [...readFileSync(join(ROOT, page), 'utf8').matchAll(/(<!-- example: \S+ -->\n)?```ts\n([\s\S]*?)```/g)]
+    .filter(m => m[1] === undefined)
+    .map(m => ({ page, text: m[2] ?? '' })))
+}
+
 const NOT_COPIED = new Set(['node_modules', 'dist', 'certs', 'package-lock.json', 'runtime-sdk.tgz'])
 let packed = false
 let installed = false
@@ -88,7 +96,7 @@ await t.test('npm pack builds a tarball with the build output and without tests,
 
 await t.test('the examples install the tarball into clean directories, with no engine warning', { skip: !packed && 'no tarball' }, async t => {
   let ok = true
-  for (const name of ['extension', 'controller', 'types', 'topology']) {
+  for (const name of ['extension', 'controller', 'types', 'topology', 'getting-started']) {
     const install = await run('npm', ['install', '--no-audit', '--no-fund'], join(examples, name))
     t.equal(install.code, 0, `npm install in examples/${name}`, { output: install.output })
     t.notMatch(install.output, /EBADENGINE/, `no EBADENGINE in examples/${name}`)
@@ -101,14 +109,14 @@ await t.test('the examples install the tarball into clean directories, with no e
 let compiled = false
 
 await t.test('the examples compile with strict settings and without skipLibCheck', { skip: !installed && 'not installed' }, async t => {
-  for (const name of ['extension', 'controller', 'topology']) {
+  for (const [name, emitted] of [['extension', 'main.js'], ['controller', 'main.js'], ['topology', 'main.js'], ['getting-started', 'handlers.js']] as const) {
     const dir = join(examples, name)
     const config = await run('npx', ['--no', '--', 'tsc', '-p', '.', '--showConfig'], dir)
     const options = (JSON.parse(config.stdout) as { compilerOptions: Record<string, unknown> }).compilerOptions
     t.match(options, { strict: true, skipLibCheck: false, exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true }, `examples/${name} is checked strictly, libraries included`)
     const tsc = await run('npx', ['--no', '--', 'tsc', '-p', '.'], dir)
     t.equal(tsc.code, 0, `tsc -p examples/${name}`, { output: tsc.output })
-    t.ok(existsSync(join(dir, 'dist', 'main.js')), `examples/${name}/dist/main.js is emitted`)
+    t.ok(existsSync(join(dir, 'dist', emitted)), `examples/${name}/dist/${emitted} is emitted`)
   }
   compiled = t.passing()
 })
@@ -187,10 +195,8 @@ await t.test('the controller example discovers the extension example and calls i
   }
 })
 
-await t.test('the topology example (the README\'s, verbatim) answers its hooks\' sample requests with computed patches', { skip: !compiled && 'not compiled' }, async t => {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
-  const example = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map(m => m[1] ?? '').find(b => b.includes('walkTemplates('))
-  t.equal(readFileSync(join(examples, 'topology', 'src', 'patches.ts'), 'utf8'), example, 'examples/topology/src/patches.ts is the README\'s topology example verbatim')
+// docs/topology-patches.md shows examples/topology/src/patches.ts verbatim (test/docs/examples.test.ts).
+await t.test('the topology example answers its hooks\' sample requests with computed patches', { skip: !compiled && 'not compiled' }, async t => {
   const result = await run(process.execPath, ['dist/main.js'], join(examples, 'topology'), 60_000)
   t.equal(result.code, 0, 'it exits 0', { output: result.output })
   const uid = '1c5e4a7d-56b2-4a8f-9a44-0f8fbd5a2f6e'
@@ -212,11 +218,42 @@ await t.test('the topology example (the README\'s, verbatim) answers its hooks\'
   ], 'only the KubeadmControlPlaneTemplate is of the kinds walked; its patches in both formats; the Failure names the template')
 })
 
+await t.test('getting started, as docs/getting-started.md does it: the tests pass, and served, the extension answers call and conformance', { skip: !compiled && 'not compiled' }, async t => {
+  const dir = join(examples, 'getting-started')
+  const tests = await run('npm', ['test'], dir, 60_000)
+  t.equal(tests.code, 0, 'npm test (node --test dist/) passes', { output: tests.output })
+  const cli = join(dir, 'node_modules', '.bin', 'runtime-sdk')
+  const serve = spawn(cli, ['serve', '--handlers', 'dist/handlers.js', '--cert-dir', 'certs', '--port', '0', '--host', '127.0.0.1', '--log-level', 'warn'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] })
+  const killer = setTimeout(() => serve.kill('SIGKILL'), 120_000)
+  t.teardown(() => { clearTimeout(killer); serve.kill('SIGKILL') })
+  let said = ''
+  serve.stderr.on('data', d => { said += d })
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve said nothing useful in 30 s: ${said}`)), 30_000)
+    serve.stderr.on('data', () => {
+      const found = /^serving dist\/handlers\.js at (https:\/\/\S+)$/m.exec(said)?.[1]
+      if (found) { clearTimeout(timer); resolve(found) }
+    })
+    serve.on('exit', code => { clearTimeout(timer); reject(new Error(`serve exited ${code}: ${said}`)) })
+  })
+  t.match(said, /require-owner +BeforeClusterCreate/, 'serve lists the handlers')
+  const call = await run(cli, ['call', 'BeforeClusterCreate', '--url', url, '--certificate-authority', 'certs/ca.crt', '--object', 'cluster.yaml'], dir)
+  t.equal(call.code, 0, 'runtime-sdk call exits 0', { output: call.output })
+  t.match(call.stdout, /require-owner\.extension-1 +success +Success +0 .*created for platform-team/, 'the answer the page shows')
+  const conformance = await run(cli, ['conformance', url, '--certificate-authority', 'certs/ca.crt'], dir, 120_000)
+  t.equal(conformance.code, 0, 'runtime-sdk conformance passes', { output: conformance.output })
+})
+
 await t.test('type tests: the README example compiles, and every @ts-expect-error is the compile error it names', { skip: !installed && 'not installed' }, async t => {
   const types = join(examples, 'types')
   const example = readmeExample()
   t.equal(readFileSync(join(types, 'readme-example.ts'), 'utf8'), example, 'examples/types/readme-example.ts is the README example verbatim')
   t.equal(readFileSync(join(types, 'readme-example-bogus.ts'), 'utf8'), bogusVariant(example), "examples/types/readme-example-bogus.ts is the README example with status 'Bogus'")
+
+  // Every other TypeScript block of the README and the guide compiles too, each as a module of its own.
+  const snippets = docSnippets()
+  t.ok(snippets.length >= 6, `${snippets.length} TypeScript blocks of the README and docs/`)
+  for (const [i, snippet] of snippets.entries()) writeFileSync(join(types, `docs-${i}-${snippet.page.replace(/\W+/g, '-')}.ts`), `${snippet.text}export {}\n`)
 
   const config = await run('npx', ['--no', '--', 'tsc', '-p', '.', '--showConfig'], types)
   t.match(JSON.parse(config.stdout), { compilerOptions: { strict: true, skipLibCheck: false, exactOptionalPropertyTypes: true, noEmit: true } }, 'checked strictly, libraries included')

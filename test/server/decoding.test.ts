@@ -1,6 +1,6 @@
 // Requests of Cluster API's hooks are read by the server as Cluster API's Go server reads them: nesting beyond Go's
 // limit is a Failure on every hook, wherever it is (never an HTTP 500); the choices where a typed TypeScript handler
-// cannot get what Go reads (a key in another letter case, a key sent twice) are the README's "Differences from
+// cannot get what Go reads (a key in another letter case, a key sent twice) are docs/differences.md's "Differences from
 // Cluster API".
 import t from 'tap'
 import { hooks, sampleRequest } from '../../src/api/hooks/v1alpha1/index.js'
@@ -59,14 +59,14 @@ t.test('10,000 levels, Go\'s limit, reach the handler', async t => {
   t.equal(levels, 9999, 'with the request object, 10,000')
 })
 
-t.test('a key sent twice: the handler gets the last one (Go merges objects, see the README)', async t => {
+t.test('a key sent twice: the handler gets the last one (Go merges objects, see docs/differences.md)', async t => {
   seen.clear()
   const body = '{"cluster":{"metadata":{"name":"first","namespace":"n"}},"settings":{"a":"1"},"cluster":{"metadata":{"name":"last"}},"settings":{"b":"2"}}'
   t.match((await call(url, path('BeforeClusterCreate'), body, { ca })).json, { status: 'Success' })
   t.same(seen.get('BeforeClusterCreate'), { cluster: { metadata: { name: 'last' } }, settings: { b: '2' } })
 })
 
-t.test('a key in another letter case than its field is refused: Go would read it as the field (see the README)', async t => {
+t.test('a key in another letter case than its field is refused: Go would read it as the field (see docs/differences.md)', async t => {
   const reply = await call(url, path('BeforeClusterCreate'), '{"cluster":{"Metadata":{"name":"c1"}}}', { ca })
   t.match(reply.json, {
     status: 'Failure',

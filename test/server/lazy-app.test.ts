@@ -1,5 +1,5 @@
 // fastify is loaded when first needed, so that a server answering hook calls starts without it (start-up time,
-// see the README's Benchmarks); what it serves is the same either way.
+// see docs/benchmarks.md); what it serves is the same either way.
 import { createRequire } from 'node:module'
 import { sep } from 'node:path'
 import t from 'tap'

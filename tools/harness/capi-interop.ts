@@ -273,7 +273,7 @@ export async function runRandReq (args: string[], opts: { timeoutMs?: number } =
   return runJsonLines<RandReqCall>('randreq', args, opts.timeoutMs ?? 600_000)
 }
 
-/** One case of parity's corpus that disagrees, or exercises a difference listed in the README. */
+/** One case of parity's corpus that disagrees, or exercises a difference listed in docs/differences.md. */
 export interface ParityCase {
   hook: string
   /** "<index>-<mutation>" */

@@ -117,7 +117,7 @@ export function int32 (value: unknown): Problem | undefined {
 
 /**
  * An int64 is read exactly up to 2^53 - 1: beyond it a JavaScript number holds another integer than the one sent, so
- * a request is refused there (a difference from Cluster API, see the README). A handler's answer is sent as the number
+ * a request is refused there (a difference from Cluster API, see docs/differences.md). A handler's answer is sent as the number
  * it holds, which Go reads exactly.
  */
 export function int64 (value: unknown, mode: Mode): Problem | undefined {
@@ -249,7 +249,7 @@ function answerData (value: unknown, depth: number, path: PathKey[] = []): Probl
 /**
  * A key that is not a field of the struct. Go matches keys to fields case-insensitively: a key that differs from a
  * field name only in letter case is refused, so that a handler never misses a field Go would read (a difference from
- * Cluster API, see the README). Any other key is ignored, like Go does, once its nesting is checked.
+ * Cluster API, see docs/differences.md). Any other key is ignored, like Go does, once its nesting is checked.
  */
 export function unknownField (key: string, value: unknown, folded: ReadonlyMap<string, string>, mode: Mode, depth: number): Problem | undefined {
   const field = folded.get(goFold(key))
