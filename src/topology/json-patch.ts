@@ -8,7 +8,7 @@
 import { jsonEqual } from './json.js'
 
 /** One RFC 6902 operation of the patches walkTemplates answers. */
-export type JsonPatchOperation = { op: 'add' | 'replace', path: string, value: unknown } | { op: 'remove', path: string }
+type JsonPatchOperation = { op: 'add' | 'replace', path: string, value: unknown } | { op: 'remove', path: string }
 
 function isObject (value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
