@@ -31,7 +31,7 @@ type ExtensionConfigObject = ExtensionConfig & StoredObject
 /**
  * ExtensionConfigs from the Kubernetes API: a cached watch of ExtensionConfigs and a metadata-only watch of Secrets
  * (their data is read when needed, never cached); status written through the status subresource with optimistic
- * concurrency. It needs list and watch on extensionconfigs (and secrets), and update on extensionconfigs/status.
+ * concurrency. deploy/rbac/cluster-role.yaml grants what it needs.
  */
 export class KubernetesSource implements ExtensionConfigSource {
   readonly kind = 'kubernetes'

@@ -6,9 +6,9 @@ import { reuse } from '../client/metrics.js'
 const CONTROLLER = 'extensionconfig'
 
 /**
- * The Prometheus metrics of the ExtensionConfig controller: controller-runtime's reconcile, work queue and leader
- * election metrics under their names (the `controller` and `name` labels are `extensionconfig`), and runtime-sdk's
- * per-ExtensionConfig gauges. Metrics already in the registry under these names are reused.
+ * The Prometheus metrics of the ExtensionConfig controller: controller-runtime's reconcile and work queue metrics
+ * (their `controller` and `name` labels are `extensionconfig`) and client-go's leader election metric under their
+ * names, and runtime-sdk's per-ExtensionConfig gauges. Metrics already in the registry under these names are reused.
  */
 export class ControllerMetrics {
   /** controller_runtime_reconcile_total{controller,result}: reconciles by result (success, error, requeue_after). */

@@ -54,7 +54,7 @@ export interface ListenOptions {
   host?: string
 }
 
-/** A Runtime Extension server made by {@link createExtensionServer}, not yet listening. */
+/** A Runtime Extension server made by {@link createExtensionServer}; it serves once {@link ExtensionServer.listen} is called. */
 export interface ExtensionServer {
   /** app is the underlying fastify instance (inject, extra routes before listen); loaded on first use. */
   readonly app: FastifyInstance

@@ -24,9 +24,9 @@ export interface HookMeta {
 export interface HookDefinition<Req = unknown, Res = unknown> {
   /** hook is the hook name, UpperCamelCase, e.g. BeforeClusterCreate. */
   readonly hook: string
-  /** request is the JSON Schema of the hook's request; requests are checked against it. */
+  /** request is the JSON Schema of the hook's requests, as the OpenAPI document shows it. */
   readonly request: TSchema
-  /** response is the JSON Schema of the hook's response; responses are checked against it. */
+  /** response is the JSON Schema of the hook's responses, as the OpenAPI document shows it. */
   readonly response: TSchema
   /** meta documents the hook. */
   readonly meta: HookMeta
