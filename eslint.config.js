@@ -19,7 +19,8 @@ const LAYERS = {
   'src/reference-extension': ['src/api', 'src/catalog', 'src/server', 'src/topology'],
   'src/controller': ['src/api', 'src/catalog', 'src/registry', 'src/client', 'src/kube', 'src/tls', 'src/http', 'src/backoff'],
   'src/conformance': ['src/api', 'src/catalog', 'src/client', 'src/tls', 'src/http'],
-  'src/testing': ['src/api', 'src/catalog', 'src/registry', 'src/client', 'src/server', 'src/tls']
+  'src/simulate': ['src/api', 'src/catalog', 'src/registry', 'src/client', 'src/server', 'src/conformance', 'src/topology'],
+  'src/testing': ['src/api', 'src/catalog', 'src/registry', 'src/client', 'src/server', 'src/tls', 'src/simulate']
 }
 const FOLDERS = [...Object.keys(LAYERS), 'src/cli']
 // The shims of our dependencies' internals and the error factory sit under every layer: any layer may import them.

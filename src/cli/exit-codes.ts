@@ -9,6 +9,7 @@ const FAILED_WHEN: Readonly<Record<string, string>> = {
   discover: 'the extension cannot be called or its Discovery answer is refused',
   call: 'the aggregate is an error, an extension cannot be discovered, or no handler matches the object',
   conformance: 'a required case failed (advisory failures do not count)',
+  simulate: 'a hook fails, blocks the cluster longer than --max-blocked, answers the same request twice differently, or a patch does not apply; an extension cannot be discovered',
   serve: 'the server cannot start (the port is in use, a certificate cannot be loaded); after SIGTERM it exits 0',
   controller: 'the controller cannot start (the port is in use, the ExtensionConfig CRD belongs to another owner, the API server refuses); after SIGTERM it exits 0',
   status: 'the controller cannot be reached or answers an error',

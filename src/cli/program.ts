@@ -16,6 +16,7 @@ const SUBCOMMANDS: Record<string, () => Promise<CommandFactory>> = {
   discover: async () => (await import('./discover.js')).discoverCommand,
   call: async () => (await import('./call.js')).callCommand,
   conformance: async () => (await import('./conformance.js')).conformanceCommand,
+  simulate: async () => (await import('./simulate.js')).simulateCommand,
   openapi: async () => (await import('./openapi.js')).openapiCommand,
   serve: async () => (await import('./serve.js')).serveCommand,
   controller: async () => (await import('./controller.js')).controllerCommand,

@@ -1,6 +1,8 @@
 // runtime-sdk/testing: what tests of extensions and controllers need: a scripted runtime client, certificates for
-// local HTTPS, a realistic sample request of every hook, and an extension's handlers called in process.
+// local HTTPS, a realistic sample request of every hook, an extension's handlers called in process, and simulate():
+// a Cluster's life as Cluster API drives it, against your handlers, in milliseconds.
 export { FakeRuntimeClient, type FakeAnswer, type FakeCall, type FakeHandlerOptions } from './fake-runtime-client.js'
 export { createCertificateAuthority, type CertificateAuthority, type LeafOptions, type PemPair, type ServingFiles, writeLoopbackServingCertificate } from '../tls/index.js'
 export { sampleRequest, sampleRequests } from '../api/hooks/v1alpha1/samples.js'
 export { createInProcessExtension, type InProcessCallOptions, type InProcessExtension } from '../server/index.js'
+export { simulate, SimulationInputError, type SimulatedTemplate, type SimulateOptions, type SimulationResult, type TimelineEntry } from '../simulate/index.js'

@@ -11,6 +11,7 @@
 import { mkdtemp, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import t from 'tap'
 import { stringify } from 'yaml'
 import { ANNOTATION, VARIABLE } from '../../src/reference-extension/index.js'
@@ -59,46 +60,11 @@ await kubectl(['apply', '-f', '-'], JSON.stringify({
 }))
 await waitFor(async () => condition(await get('extensionconfigs.runtime.cluster.x-k8s.io', EC), 'Discovered')?.status === 'True', { ...LONG, message: 'Discovered' })
 
-const inMemory = (startup: string) => ({ backend: { inMemory: Object.fromEntries(['vm', 'node', 'apiServer', 'etcd'].map(part => [part, { provisioning: { startupDuration: startup } }])) } })
-// What Cluster API's own in-memory ClusterClass sets (test/infrastructure/docker/templates/clusterclass-in-memory.yaml).
-const nodeRegistration = { criSocket: 'unix:///var/run/containerd/containerd.sock' }
-const templates = [
-  { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2', kind: 'DevClusterTemplate', metadata: { name: 'loop-cluster' }, spec: { template: { spec: { backend: { inMemory: {} } } } } },
-  { apiVersion: 'controlplane.cluster.x-k8s.io/v1beta2', kind: 'KubeadmControlPlaneTemplate', metadata: { name: 'loop-control-plane' }, spec: { template: { spec: { kubeadmConfigSpec: { clusterConfiguration: { apiServer: { certSANs: ['localhost', '127.0.0.1'] } }, initConfiguration: { nodeRegistration }, joinConfiguration: { nodeRegistration } } } } } },
-  { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2', kind: 'DevMachineTemplate', metadata: { name: 'loop-control-plane' }, spec: { template: { spec: inMemory('1s') } } },
-  { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2', kind: 'DevMachineTemplate', metadata: { name: 'loop-worker' }, spec: { template: { spec: inMemory('1s') } } },
-  { apiVersion: 'bootstrap.cluster.x-k8s.io/v1beta2', kind: 'KubeadmConfigTemplate', metadata: { name: 'loop-worker' }, spec: { template: { spec: { joinConfiguration: { nodeRegistration } } } } }
-]
-const ref = (apiVersion: string, kind: string, name: string) => ({ templateRef: { apiVersion, kind, name } })
-const clusterClass = {
-  apiVersion: 'cluster.x-k8s.io/v1beta2',
-  kind: 'ClusterClass',
-  metadata: { name: 'loop' },
-  spec: {
-    controlPlane: {
-      ...ref('controlplane.cluster.x-k8s.io/v1beta2', 'KubeadmControlPlaneTemplate', 'loop-control-plane'),
-      machineInfrastructure: ref('infrastructure.cluster.x-k8s.io/v1beta2', 'DevMachineTemplate', 'loop-control-plane')
-    },
-    infrastructure: ref('infrastructure.cluster.x-k8s.io/v1beta2', 'DevClusterTemplate', 'loop-cluster'),
-    workers: {
-      machineDeployments: [{
-        class: 'default-worker',
-        bootstrap: ref('bootstrap.cluster.x-k8s.io/v1beta2', 'KubeadmConfigTemplate', 'loop-worker'),
-        infrastructure: ref('infrastructure.cluster.x-k8s.io/v1beta2', 'DevMachineTemplate', 'loop-worker')
-      }]
-    },
-    patches: [{
-      name: 'reference',
-      external: {
-        generatePatchesExtension: `generate-patches.${EC}`,
-        validateTopologyExtension: `validate-topology.${EC}`,
-        discoverVariablesExtension: `discover-variables.${EC}`
-      }
-    }],
-    upgrade: { external: { generateUpgradePlanExtension: `generate-upgrade-plan.${EC}` } }
-  }
-}
-await kubectl(['apply', '-n', 'default', '-f', '-'], [...templates, clusterClass].map(o => JSON.stringify(o)).join('\n'))
+// The Cluster, ClusterClass and templates of examples/simulate/ (what test/capi/simulate.test.ts simulates too): the
+// templates as Cluster API's own in-memory ClusterClass sets them, one external patch and the upgrade plan from the
+// ExtensionConfig "reference".
+const EXAMPLE = fileURLToPath(new URL('../../examples/simulate/', import.meta.url))
+await kubectl(['apply', '-f', join(EXAMPLE, 'templates.yaml'), '-f', join(EXAMPLE, 'clusterclass.yaml')])
 
 t.test('Cluster API fills the ClusterClass variables from our DiscoverVariables answer', async t => {
   const cc = await waitFor(async () => { const cc = await get('clusterclass', 'loop'); return condition(cc, 'VariablesReady')?.status === 'True' && cc }, { ...LONG, message: 'VariablesReady' })
@@ -111,21 +77,7 @@ t.test('Cluster API fills the ClusterClass variables from our DiscoverVariables 
 
 t.test('creating a Cluster: BeforeClusterCreate holds it until released, our patches land on its templates', async t => {
   await answer({ BeforeClusterCreate: { retryAfterSeconds: 2, message: 'held by the test' } })
-  await kubectl(['apply', '-n', 'default', '-f', '-'], JSON.stringify({
-    apiVersion: 'cluster.x-k8s.io/v1beta2',
-    kind: 'Cluster',
-    metadata: { name: 'loop' },
-    spec: {
-      clusterNetwork: { services: { cidrBlocks: ['10.128.0.0/12'] }, pods: { cidrBlocks: ['192.168.0.0/16'] }, serviceDomain: 'cluster.local' },
-      topology: {
-        classRef: { name: 'loop' },
-        version: FROM,
-        controlPlane: { replicas: 1 },
-        workers: { machineDeployments: [{ class: 'default-worker', name: 'md-0', replicas: 1 }] },
-        variables: [{ name: VARIABLE, value: 'team-a' }]
-      }
-    }
-  }))
+  await kubectl(['apply', '-f', join(EXAMPLE, 'cluster.yaml')])
   await calledAgain('BeforeClusterCreate', 2)
   const held = await get('cluster', 'loop')
   t.notOk(held.spec.controlPlaneRef, 'no control plane while held')

@@ -106,6 +106,35 @@ await t.test('the examples install the tarball into clean directories, with no e
   installed = ok
 })
 
+/**
+ * The commands of the README and docs/ that run `runtime-sdk` on files of examples/: every line of a ```sh block that
+ * starts with `runtime-sdk ` and names a path under examples/.
+ */
+function docExampleCommands (): Array<{ page: string, command: string }> {
+  const pages = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter(f => f.endsWith('.md')).map(f => `docs/${f}`)]
+  return pages.flatMap(page => [...readFileSync(join(ROOT, page), 'utf8').matchAll(/```sh\n([\s\S]*?)```/g)]
+    .flatMap(m => (m[1] ?? '').split('\n'))
+    .filter(line => line.startsWith('runtime-sdk ') && /(^|\s)examples\//.test(line))
+    .map(command => ({ page, command: command.replace(/\s+#.*$/, '') })))
+}
+
+await t.test('every runtime-sdk command the docs run on the shipped example files exits 0; simulate\'s in under 5 seconds', { skip: !installed && 'not installed' }, async t => {
+  const commands = docExampleCommands()
+  t.ok(commands.some(c => c.command.startsWith('runtime-sdk simulate ')), 'docs/simulate.md runs simulate on examples/simulate/')
+  const bin = join(examples, 'extension', 'node_modules', '.bin')
+  for (const { page, command } of commands) {
+    // bash's time gives the CPU the command took: on a machine shared with other work the wall clock says little.
+    const started = Date.now()
+    const result = await run('bash', ['-c', `TIMEFORMAT='cpu %U %S'; time PATH="${bin}:$PATH" ${command}`], work)
+    const wall = Date.now() - started
+    t.equal(result.code, 0, `${page}: ${command} exits 0`, { output: result.output })
+    if (!command.startsWith('runtime-sdk simulate ')) continue
+    t.match(result.stdout, /The cluster was created, upgraded to v1\.35\.0 and deleted/)
+    const [user = 0, system = 0] = (/cpu ([\d.]+) ([\d.]+)\s*$/.exec(result.stderr)?.slice(1) ?? []).map(Number)
+    t.ok(user + system > 0 && user + system < 5, `${(user + system).toFixed(2)} s of CPU (${wall} ms wall clock)`)
+  }
+})
+
 let compiled = false
 
 await t.test('the examples compile with strict settings and without skipLibCheck', { skip: !installed && 'not installed' }, async t => {

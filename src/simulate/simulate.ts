@@ -1,0 +1,180 @@
+// simulate(): a Cluster's life as Cluster API v1.14 drives it, against an extension called in process or through any
+// RuntimeClient, in milliseconds and without a management cluster. Discovery, DiscoverVariables, the Cluster's
+// variables defaulted and checked, ValidateTopology and GeneratePatches with requests built as Cluster API builds
+// them, and the lifecycle hooks in Cluster API's order on a virtual clock.
+import type { Cluster, ClusterVariable, HolderReference } from '../api/hooks/v1alpha1/types.generated.js'
+import { createCatalog } from '../catalog/default.js'
+import type { RuntimeClient } from '../client/runtime-client.js'
+import { createInProcessExtension } from '../server/in-process.js'
+import { createJsonPatch, type JsonPatchOperation } from '../topology/json-patch.js'
+import type { ExtensionHandler } from '../server/types.js'
+import { generatedUid, generateNames } from './desired.js'
+import { SimulationInputError } from './errors.js'
+import { InProcessRuntimeClient } from './in-process-client.js'
+import { resolveInputs, type SourceOf } from './inputs.js'
+import { CLUSTER_FINALIZER, Lifecycle, type LifecycleOptions, type PhaseResult } from './lifecycle.js'
+import { jsonCopy, type KubeDocument } from './objects.js'
+import { PatchFailure } from './patches.js'
+import { Recorder, SimulationFailure, type TimelineEntry } from './timeline.js'
+import { defaultAndValidate, discoverVariables } from './variables.js'
+import { compareVersions, parseVersion } from './versions.js'
+
+/** What simulate() takes: the extension (handlers in process, or a client) and the objects of the Cluster. */
+export interface SimulateOptions {
+  /** handlers are called in process through the serving core, as the extension server would answer them. */
+  handlers?: readonly ExtensionHandler[]
+  /** client calls the extensions instead (e.g. an HttpRuntimeClient over ExtensionConfigs, warmed up). */
+  client?: RuntimeClient
+  /** extensionName registers `handlers` as that ExtensionConfig (default: the one the ClusterClass names, else `extension`). */
+  extensionName?: string
+  /** objects hold the Cluster (one with a topology), its ClusterClass and the templates it references, in any order. */
+  objects?: readonly unknown[]
+  cluster?: unknown
+  clusterClass?: unknown
+  templates?: readonly unknown[]
+  /** toVersion upgrades the Cluster to this Kubernetes version after it is created. */
+  toVersion?: string
+  /** maxBlockedSeconds: a hook that holds the cluster longer fails the simulation (default 600). */
+  maxBlockedSeconds?: number
+  /** checkDeterminism calls every handler a second time with the same request and requires the same answer (default true). */
+  checkDeterminism?: boolean
+  /** sourceOf names where an object came from (a file) in input errors. */
+  sourceOf?: SourceOf
+  /** startTime is the wall-clock time virtual time 0 stands for, in timestamps (default 2025-01-01T00:00:00Z). */
+  startTime?: Date
+}
+
+/** A ClusterClass template after the class's patches, for one place of the Cluster. */
+export interface SimulatedTemplate {
+  /** role is where the template is used: infrastructureCluster, controlPlane, controlPlaneMachineInfrastructure, `machineDeployment <name> bootstrap`, ... */
+  role: string
+  kind: string
+  /** name is the template's name in the ClusterClass. */
+  name: string
+  /** generatedName is what Cluster API names the object or template it makes from it. */
+  generatedName: string
+  holder: HolderReference
+  /** patched is the template as GeneratePatches sent it, with every patch applied (API server fields left out). */
+  patched: KubeDocument
+  /** diff holds the JSON Patch operations the class's patches made to it. */
+  diff: JsonPatchOperation[]
+}
+
+/** What a simulation found. */
+export interface SimulationResult {
+  /** completed: the life went through; failed: a hook failed, blocked past maxBlockedSeconds or a patch did not apply. */
+  outcome: 'completed' | 'failed'
+  /** error says what failed and where (hook, handler, template), in one line. */
+  error?: string
+  timeline: TimelineEntry[]
+  /** templates are the patched templates of the last phase (after the upgrade, with toVersion). */
+  templates: SimulatedTemplate[]
+  phases: Array<{ phase: PhaseResult['phase'], version: string, templates: SimulatedTemplate[] }>
+  /** variables are the Cluster's variables as defaulted and validated. */
+  variables: ClusterVariable[]
+  /** notes name what the simulation did not evaluate. */
+  notes: string[]
+  /** warnings name answers Cluster API takes but should not get. */
+  warnings: string[]
+  /** calls counts every handler call, the determinism checks' second calls included. */
+  calls: number
+  /** cluster is the Cluster as the last hook saw it. */
+  cluster: Cluster
+}
+
+const SERVER_FIELDS = ['uid', 'resourceVersion', 'generation', 'creationTimestamp', 'ownerReferences', 'managedFields'] as const
+
+function templatesOf (phase: PhaseResult): SimulatedTemplate[] {
+  return phase.patched.map(item => {
+    const patched = jsonCopy(item.object) as KubeDocument
+    for (const field of SERVER_FIELDS) delete (patched.metadata as Record<string, unknown> | undefined)?.[field]
+    return {
+      role: item.role,
+      kind: item.original.kind ?? '',
+      name: item.original.metadata?.name ?? '',
+      generatedName: item.generatedName,
+      holder: item.holderReference,
+      patched,
+      diff: createJsonPatch(item.unpatched, item.object)
+    }
+  })
+}
+
+/** The ExtensionConfig name the ClusterClass's handler names share, if they share one. */
+export function classExtensionName (clusterClass: unknown): string | undefined {
+  const spec = (clusterClass as { spec?: { patches?: Array<{ external?: Record<string, unknown> }>, upgrade?: { external?: Record<string, unknown> } } } | undefined)?.spec
+  const names = [...(spec?.patches ?? []).flatMap(p => Object.entries(p.external ?? {}).filter(([k]) => k.endsWith('Extension')).map(([, v]) => v)), spec?.upgrade?.external?.['generateUpgradePlanExtension']]
+  const suffixes = new Set(names.filter((n): n is string => typeof n === 'string' && n.includes('.')).map(n => n.slice(n.indexOf('.') + 1)))
+  return suffixes.size === 1 ? [...suffixes][0] : undefined
+}
+
+/**
+ * Takes a Cluster through its life as Cluster API v1.14 would: created, upgraded to `toVersion` when given, deleted.
+ * Rejects with a SimulationInputError for input it cannot use; resolves with outcome `failed` when the extension
+ * fails the cluster (the timeline up to there included).
+ */
+export async function simulate (options: SimulateOptions): Promise<SimulationResult> {
+  const objects = [...options.objects ?? [], ...[options.cluster, options.clusterClass].filter(o => o !== undefined), ...options.templates ?? []]
+  const inputs = resolveInputs(objects, options.sourceOf)
+  if (options.toVersion !== undefined) {
+    if (!parseVersion(options.toVersion)) throw new SimulationInputError(`toVersion ${JSON.stringify(options.toVersion)} is not a Kubernetes version such as v1.35.0`)
+    if (compareVersions(options.toVersion, inputs.cluster.spec?.topology?.version ?? '') <= 0) throw new SimulationInputError(`toVersion ${options.toVersion} must be newer than the Cluster's spec.topology.version ${inputs.cluster.spec?.topology?.version ?? ''}`)
+  }
+  if ((options.handlers === undefined) === (options.client === undefined)) throw new SimulationInputError('pass the extension as handlers or as a client, one of the two')
+  const catalog = createCatalog()
+  const client = options.client ?? new InProcessRuntimeClient(createInProcessExtension({ handlers: options.handlers as ExtensionHandler[] }), options.extensionName ?? classExtensionName(inputs.clusterClass) ?? 'extension')
+  const seed = `${inputs.cluster.metadata.namespace}/${inputs.cluster.metadata.name}`
+  const origin = (options.startTime ?? new Date('2025-01-01T00:00:00Z')).getTime()
+  const clock = { now: 0 }
+  const notes: string[] = []
+  const note = (text: string) => { if (!notes.includes(text)) notes.push(text) }
+
+  // The Cluster as the API server stores it once Cluster API's Cluster controller has seen it.
+  const cluster = jsonCopy(inputs.cluster)
+  delete cluster.status
+  cluster.kind = 'Cluster'
+  cluster.apiVersion = 'cluster.x-k8s.io/v1beta2'
+  cluster.metadata.uid ??= generatedUid(`${seed}/cluster`)
+  cluster.metadata.resourceVersion = '1'
+  cluster.metadata.generation = 1
+  cluster.metadata.creationTimestamp ??= new Date(origin).toISOString().replace(/\.\d+Z$/, 'Z')
+  cluster.metadata.finalizers = [...new Set([...cluster.metadata.finalizers ?? [], CLUSTER_FINALIZER])]
+  let lifecycle: Lifecycle | undefined
+  const recorder = new Recorder(client, { catalog, forObject: () => lifecycle?.cluster ?? cluster, now: () => clock.now, checkDeterminism: options.checkDeterminism ?? true })
+  const result = (outcome: SimulationResult['outcome'], error?: string, variables: ClusterVariable[] = []): SimulationResult => {
+    const phases = (lifecycle?.phases ?? []).map(p => ({ phase: p.phase, version: p.version, templates: templatesOf(p) }))
+    return {
+      outcome,
+      ...(error ? { error } : {}),
+      timeline: recorder.entries,
+      templates: phases.at(-1)?.templates ?? [],
+      phases,
+      variables,
+      notes,
+      warnings: recorder.warnings,
+      calls: recorder.calls,
+      cluster: lifecycle?.requestCluster() ?? cluster
+    }
+  }
+  if ((cluster.spec?.topology?.workers?.machinePools ?? []).length > 0) note('MachinePools: their templates are patched as Cluster API patches them; their upgrades are not simulated')
+  let variables: ClusterVariable[] = []
+  try {
+    const definitions = await discoverVariables(inputs, recorder)
+    variables = defaultAndValidate(cluster.spec?.topology?.variables, definitions, 'spec.topology.variables', true, note)
+    const topology = cluster.spec?.topology
+    if (topology) topology.variables = variables
+    const lifecycleOptions: LifecycleOptions = { inputs: { ...inputs, cluster }, definitions, names: generateNames(cluster, seed), recorder, clock, origin, maxBlockedSeconds: options.maxBlockedSeconds ?? 600, seed, note }
+    lifecycle = new Lifecycle(lifecycleOptions, cluster)
+    await lifecycle.settle('create')
+    if (options.toVersion !== undefined) {
+      lifecycle.startUpgrade(options.toVersion)
+      await lifecycle.settle('upgrade')
+    }
+    lifecycle.startDelete()
+    await lifecycle.settle('delete')
+    return result('completed', undefined, variables)
+  } catch (err) {
+    if (err instanceof SimulationFailure || err instanceof PatchFailure) return result('failed', err.message, variables)
+    throw err
+  }
+}

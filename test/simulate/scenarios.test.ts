@@ -1,0 +1,153 @@
+// simulate() in the corners Cluster API goes through: a Failure answer, a hook that holds an upgrade and lets go,
+// merge patches, an upgrade of several steps planned from the ClusterClass's versions, MachinePools and variable
+// overrides, and variable schemas with nullable, int-or-string and required values.
+import t from 'tap'
+import { fileURLToPath } from 'node:url'
+import { readDocuments } from '../../src/kube/manifests.js'
+import { referenceHandlers } from '../../src/reference-extension/index.js'
+import { defineHandler, type ExtensionHandler } from '../../src/server/types.js'
+import { AfterControlPlaneInitialized, BeforeClusterUpgrade, DiscoverVariables, GeneratePatches } from '../../src/api/hooks/v1alpha1/index.js'
+import { simulate, SimulationInputError } from '../../src/simulate/index.js'
+
+const EXAMPLE = fileURLToPath(new URL('../../examples/simulate/', import.meta.url))
+const read = async (file: string) => await readDocuments(`${EXAMPLE}${file}`) as Array<Record<string, any>>
+const [cluster] = await read('cluster.yaml') as [Record<string, any>]
+const [clusterClass] = await read('clusterclass.yaml') as [Record<string, any>]
+const templates = await read('templates.yaml')
+const copy = <T>(v: T): T => structuredClone(v)
+const extensionWith = (...replacements: ExtensionHandler[]) => referenceHandlers().map(h => replacements.find(r => r.hook.hook === h.hook.hook) ?? h)
+
+t.test('a Failure answer stops the life with Cluster API\'s message', async t => {
+  const failing = defineHandler({ hook: AfterControlPlaneInitialized, name: 'after-control-plane-initialized', handler: () => ({ status: 'Failure' as const, message: 'no CNI' }) })
+  const result = await simulate({ handlers: extensionWith(failing), cluster, clusterClass, templates })
+  t.equal(result.outcome, 'failed')
+  t.equal(result.error, 'AfterControlPlaneInitialized: failed to call extension handlers for hook "AfterControlPlaneInitialized.hooks.runtime.cluster.x-k8s.io": failed to call extension handler "after-control-plane-initialized.reference": got failure response with message: no CNI')
+  t.equal(result.timeline.at(-1)?.status, 'Failure')
+})
+
+t.test('a BeforeClusterUpgrade that holds the upgrade is called again after retryAfterSeconds, and patches go on meanwhile', async t => {
+  const seen = new Set<string>()
+  const holding = defineHandler({
+    hook: BeforeClusterUpgrade,
+    name: 'before-cluster-upgrade',
+    // Holds on the first request it sees and lets go when asked again (the same answer to the same request twice in a row).
+    handler: async (request) => {
+      const key = JSON.stringify(request.cluster.metadata.resourceVersion)
+      const first = !seen.has(key) && seen.size === 0
+      seen.add(key)
+      return first ? { status: 'Success' as const, retryAfterSeconds: 45, message: 'backup running' } : { status: 'Success' as const }
+    }
+  })
+  const result = await simulate({ handlers: extensionWith(holding), cluster, clusterClass, templates, toVersion: 'v1.35.0', checkDeterminism: false })
+  t.equal(result.outcome, 'completed', result.error ?? '')
+  t.same(result.timeline.filter(e => e.hook === 'BeforeClusterUpgrade').map(e => [e.at, e.retryAfterSeconds]), [[0, 45], [45, 0]])
+  const held = result.timeline.find(e => e.hook === 'GeneratePatches' && e.at === 0 && JSON.stringify(e.request).includes('"version":"v1.35.0","classRef"'))
+  t.ok(held, 'GeneratePatches is called while the upgrade is held, with the topology at v1.35.0')
+})
+
+t.test('merge patches, and patches for a uid that is not in the request', async t => {
+  const merging = defineHandler({
+    hook: GeneratePatches,
+    name: 'generate-patches',
+    handler: (request) => ({ status: 'Success' as const, items: (request.items ?? []).map(i => ({ uid: i.uid, patchType: 'JSONMergePatch' as const, patch: Buffer.from(JSON.stringify({ spec: { template: { metadata: { labels: { merged: 'yes' } } } } })).toString('base64') })) })
+  })
+  const merged = await simulate({ handlers: extensionWith(merging), cluster, clusterClass, templates })
+  t.equal(merged.outcome, 'completed', merged.error ?? '')
+  t.match(merged.templates.find(x => x.role === 'machineDeployment md-0 infrastructure')?.diff, [{ op: 'add', path: '/spec/template/metadata', value: { labels: { merged: 'yes' } } }])
+  const stranger = defineHandler({ hook: GeneratePatches, name: 'generate-patches', handler: () => ({ status: 'Success' as const, items: [{ uid: 'nope', patchType: 'JSONPatch' as const, patch: Buffer.from('[]').toString('base64') }] }) })
+  const failed = await simulate({ handlers: extensionWith(stranger), cluster, clusterClass, templates })
+  t.match(failed.error, /the answer patches uid "nope", which is no template of the request/)
+})
+
+t.test('an upgrade of two minors planned from the ClusterClass\'s kubernetesVersions, one control plane step at a time', async t => {
+  const versions = copy(clusterClass)
+  delete versions.spec.upgrade
+  versions.spec.kubernetesVersions = ['v1.33.0', 'v1.34.0', 'v1.34.2', 'v1.35.0']
+  const old = copy(cluster)
+  old.spec.topology.version = 'v1.33.0'
+  const result = await simulate({ handlers: referenceHandlers(), cluster: old, clusterClass: versions, templates, toVersion: 'v1.35.0' })
+  t.equal(result.outcome, 'completed', result.error ?? '')
+  t.same(result.timeline.filter(e => e.hook === 'BeforeControlPlaneUpgrade').map(e => (e.request as { toKubernetesVersion: string }).toKubernetesVersion), ['v1.34.2', 'v1.35.0'])
+  t.match(result.timeline.find(e => e.hook === 'BeforeClusterUpgrade')?.request, { controlPlaneUpgrades: [{ version: 'v1.34.2' }, { version: 'v1.35.0' }], workersUpgrades: [{ version: 'v1.35.0' }] })
+  t.notOk(result.timeline.some(e => e.hook === 'GenerateUpgradePlan'), 'no upgrade plan extension, no GenerateUpgradePlan')
+  const tooFar = copy(clusterClass)
+  delete tooFar.spec.upgrade
+  const oneMinor = await simulate({ handlers: referenceHandlers(), cluster: old, clusterClass: tooFar, templates, toVersion: 'v1.35.0' })
+  t.match(oneMinor.error, /one minor at a time/)
+})
+
+t.test('MachinePools, variable overrides and schemas with nullable, int-or-string and required values', async t => {
+  const pools = copy(clusterClass)
+  pools.spec.workers.machinePools = [{ class: 'pool', bootstrap: { templateRef: { apiVersion: 'bootstrap.cluster.x-k8s.io/v1beta2', kind: 'KubeadmConfigTemplate', name: 'loop-worker' } }, infrastructure: { templateRef: { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2', kind: 'DevMachineTemplate', name: 'loop-worker' } } }]
+  pools.spec.variables = [
+    { name: 'size', required: false, schema: { openAPIV3Schema: { 'x-kubernetes-int-or-string': true, default: 3 } } },
+    { name: 'owner', required: false, schema: { openAPIV3Schema: { type: 'object', nullable: true, properties: { team: { type: 'string', default: 'core' }, email: { type: 'string', format: 'email' } } } } }
+  ]
+  const withPool = copy(cluster)
+  withPool.spec.topology.workers.machinePools = [{ class: 'pool', name: 'mp-0', replicas: 2 }]
+  withPool.spec.topology.variables = [{ name: 'referenceAnnotation', value: 'team-a' }, { name: 'owner', value: {} }]
+  withPool.spec.topology.workers.machineDeployments[0].variables = { overrides: [{ name: 'referenceAnnotation', value: 'md-team' }] }
+  const result = await simulate({ handlers: referenceHandlers(), cluster: withPool, clusterClass: pools, templates })
+  t.equal(result.outcome, 'completed', result.error ?? '')
+  t.same(result.variables, [{ name: 'referenceAnnotation', value: 'team-a' }, { name: 'owner', value: { team: 'core' } }, { name: 'size', value: 3 }], 'defaults applied, the unset variables added in name order')
+  t.same(result.templates.map(x => x.role).slice(-2), ['machinePool mp-0 bootstrap', 'machinePool mp-0 infrastructure'])
+  t.equal(result.templates.find(x => x.role === 'machineDeployment md-0 bootstrap')?.patched.metadata?.annotations?.['runtime-sdk.x-k8s.io/patched-by'], 'md-team', 'the override wins for the MachineDeployment')
+  t.match(result.notes, [/MachinePools: their templates are patched/, /format "email" is not checked/])
+
+  const extra = copy(withPool)
+  extra.spec.topology.variables = [{ name: 'owner', value: { team: 'a', boss: 'b' } }]
+  await t.rejects(simulate({ handlers: referenceHandlers(), cluster: extra, clusterClass: pools, templates }), /spec\.topology\.variables\[name=owner\]\.value: must NOT have additional properties/)
+  const required = copy(pools)
+  required.spec.variables.push({ name: 'region', required: true, schema: { openAPIV3Schema: { type: 'string' } } })
+  await t.rejects(simulate({ handlers: referenceHandlers(), cluster: withPool, clusterClass: required, templates }), new SimulationInputError('spec.topology.variables: required variable "region" is not set'))
+})
+
+t.test('two definitions of a variable that differ make the ClusterClass unusable, as Cluster API\'s VariablesReady', async t => {
+  const conflicting = copy(clusterClass)
+  conflicting.spec.variables = [{ name: 'referenceAnnotation', required: true, schema: { openAPIV3Schema: { type: 'integer' } } }]
+  const result = await simulate({ handlers: referenceHandlers(), cluster, clusterClass: conflicting, templates })
+  t.equal(result.outcome, 'failed')
+  t.match(result.error, /the following variables have conflicting schemas: referenceAnnotation/)
+  const broken = defineHandler({ hook: DiscoverVariables, name: 'discover-variables', handler: () => ({ status: 'Failure' as const, message: 'no schema today' }) })
+  const failed = await simulate({ handlers: extensionWith(broken), cluster, clusterClass, templates })
+  t.match(failed.error, /^DiscoverVariables \(patch reference\): failed to call extension handler "discover-variables\.reference": got failure response with message: no schema today/)
+})
+
+t.test('metadata flows as Cluster API sends it: merged labels, dropped annotations, no network without one', async t => {
+  const labelled = copy(clusterClass)
+  labelled.spec.controlPlane.metadata = { labels: { tier: 'class', plane: 'control' }, annotations: { note: 'class' } }
+  labelled.spec.workers.machineDeployments[0].metadata = { labels: { tier: 'class' } }
+  const ownMetadata = copy(templates)
+  const worker = ownMetadata.find(o => o.kind === 'KubeadmConfigTemplate') as Record<string, any>
+  worker.metadata.labels = { own: 'label' }
+  worker.metadata.annotations = { 'kubectl.kubernetes.io/last-applied-configuration': '{}', own: 'annotation' }
+  const bare = copy(cluster)
+  delete bare.spec.clusterNetwork
+  bare.spec.topology.controlPlane.metadata = { labels: { tier: 'topology' } }
+  bare.spec.topology.workers.machineDeployments[0].metadata = { annotations: { 'topology.cluster.x-k8s.io/defer-upgrade': '', keep: 'me' } }
+  const result = await simulate({ handlers: referenceHandlers(), cluster: bare, clusterClass: labelled, templates: ownMetadata })
+  t.equal(result.outcome, 'completed', result.error ?? '')
+  const request = result.timeline.find(e => e.hook === 'GeneratePatches')?.request as { variables: Array<{ value: { cluster: Record<string, unknown> } }>, items: Array<{ object: Record<string, any>, variables?: Array<{ value: Record<string, any> }> }> }
+  t.notOk('network' in (request.variables.at(-1)?.value.cluster ?? {}), 'no network builtin for a Cluster without clusterNetwork')
+  const [, controlPlane, , bootstrap] = request.items
+  t.same(controlPlane?.variables?.[0]?.value['controlPlane'].metadata, {
+    labels: { tier: 'topology', plane: 'control', 'cluster.x-k8s.io/cluster-name': 'loop', 'topology.cluster.x-k8s.io/owned': '' },
+    annotations: { note: 'class', 'cluster.x-k8s.io/cloned-from-name': 'loop-control-plane', 'cluster.x-k8s.io/cloned-from-groupkind': 'KubeadmControlPlaneTemplate.controlplane.cluster.x-k8s.io' }
+  }, 'the topology\'s labels win over the class\'s')
+  t.same(bootstrap?.variables?.[0]?.value['machineDeployment'].metadata, {
+    labels: { tier: 'class', 'cluster.x-k8s.io/cluster-name': 'loop', 'topology.cluster.x-k8s.io/owned': '', 'topology.cluster.x-k8s.io/deployment-name': 'md-0' },
+    annotations: { keep: 'me' }
+  }, 'the upgrade-sequence annotations are not propagated')
+  t.same(bootstrap?.object['metadata'].annotations, { own: 'annotation', 'cluster.x-k8s.io/cloned-from-name': 'loop-worker', 'cluster.x-k8s.io/cloned-from-groupkind': 'KubeadmConfigTemplate.bootstrap.cluster.x-k8s.io' }, 'last-applied-configuration is dropped')
+  t.same(bootstrap?.object['metadata'].labels, { own: 'label', 'cluster.x-k8s.io/cluster-name': 'loop', 'topology.cluster.x-k8s.io/owned': '', 'topology.cluster.x-k8s.io/deployment-name': 'md-0' })
+})
+
+t.test('a merge patch applies as RFC 7386 says, a key named __proto__ included', async t => {
+  const { applyMergePatch } = await import('../../src/topology/merge-patch.js')
+  const target = { spec: { a: 1, b: { c: 2 } } }
+  t.same(applyMergePatch(target, { spec: { a: null, b: { d: 3 } } }), { spec: { b: { c: 2, d: 3 } } })
+  t.same(target, { spec: { a: 1, b: { c: 2 } } }, 'the target is left as it is')
+  const patched = applyMergePatch({}, JSON.parse('{"__proto__": {"x": 1}}')) as Record<string, unknown>
+  t.ok(Object.hasOwn(patched, '__proto__'), '__proto__ is an own key, not the prototype')
+  t.same(applyMergePatch({ a: 1 }, [1]), [1], 'a patch that is not an object replaces the target')
+})
