@@ -15,6 +15,7 @@
 //   merge-patch.ts, json.ts  RFC 7386 patches and JSON copies and comparisons, safe for a key named __proto__
 //   errors.ts           VariableError, VariableTypeError, VariableSchemaError, TemplateMutationError
 export { createTemplatePatch, templateItems, validateTemplates, walkTemplates } from './walk.js'
+export type { JsonPatchOperation } from './json-patch.js'
 export type { MutateFunction, PatchFormat, TemplateContext, TemplateItem, WalkOptions, WalkTemplatesOptions } from './walk.js'
 export { getBoolean, getNumber, getObject, getString, getValue, getVariable, mergeVariables, toVariables, type ValueCheck, type Variables } from './variables.js'
 export {
