@@ -36,6 +36,26 @@ const PROPERTY_TYPES: Record<string, Record<string, string>> = {
   }
 }
 
+/**
+ * Descriptions of the definitions Cluster API's schemas leave without one: controller-gen drops the doc comment of a
+ * type that is not a struct, and some of these Go types have none. Written from their Go sources (doc comments,
+ * constants, marshalling), so that every generated type is documented.
+ */
+const DESCRIPTIONS: Record<string, string> = {
+  'k8s.io.api.core.v1.ConditionStatus': 'ConditionStatus is the status of a condition: True, False or Unknown.',
+  'k8s.io.apimachinery.pkg.apis.meta.v1.ConditionStatus': 'ConditionStatus is the status of a condition: True, False or Unknown.',
+  'k8s.io.api.core.v1.NodeConditionType': 'NodeConditionType is the type of a Node condition, e.g. Ready, MemoryPressure, DiskPressure, PIDPressure or NetworkUnavailable.',
+  'k8s.io.api.core.v1.TaintEffect': 'TaintEffect is what a taint does to Pods that do not tolerate it: NoSchedule, PreferNoSchedule or NoExecute.',
+  'k8s.io.api.core.v1.HostPathType': 'HostPathType is the check made on a hostPath volume\'s path: "" (none), DirectoryOrCreate, Directory, FileOrCreate, File, Socket, CharDevice or BlockDevice.',
+  'k8s.io.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSON': 'JSON represents any valid JSON value (apiextensions/v1 JSON).',
+  'k8s.io.apimachinery.pkg.apis.meta.v1.Time': 'Time is a timestamp as metav1.Time writes it: RFC 3339 in UTC, to the second, e.g. 2024-05-01T12:00:00Z.',
+  'k8s.io.apimachinery.pkg.apis.meta.v1.Duration': 'Duration is a duration as Go\'s time.Duration writes it, e.g. 1m30s (metav1.Duration).',
+  'k8s.io.apimachinery.pkg.runtime.RawExtension': 'RawExtension is a JSON object embedded as is (runtime.RawExtension), typically a Kubernetes object.',
+  'k8s.io.apimachinery.pkg.util.intstr.IntOrString': 'IntOrString holds an int32 or a string (intstr.IntOrString), e.g. a port number or a port name.',
+  'k8s.io.apimachinery.pkg.api.resource.Quantity': 'Quantity is a fixed-point number with an optional suffix (resource.Quantity), e.g. 500m, 1.5Gi or 2.',
+  'sigs.k8s.io.cluster-api.api.bootstrap.kubeadm.v1beta2.BootstrapTokenString': 'BootstrapTokenString is a kubeadm bootstrap token of the format abcdef.abcdef0123456789; it should be short-lived.'
+}
+
 const packageOf = (name: string) => name.slice(0, name.lastIndexOf('.'))
 const goName = (name: string) => name.slice(name.lastIndexOf('.') + 1)
 
@@ -94,10 +114,19 @@ function renderDefinitions (definitions: Readonly<Record<string, Schema>>, optio
     else type = primitive(s, typeOf)
     return options.nullable && s['nullable'] === true ? `${type} | null` : type
   }
+  // A property Cluster API leaves undescribed (a bare reference) is described by the type it refers to.
+  const describe = (prop: string, s: Schema): unknown => {
+    if (s['description']) return s['description']
+    const ref = s['$ref'] as string | undefined
+    const target = ref && (definitions[ref.replace('#/definitions/', '')]?.['description'] ?? DESCRIPTIONS[ref.replace('#/definitions/', '')])
+    return typeof target === 'string' ? `${prop}: ${target}` : undefined
+  }
   const out: string[] = []
   for (const [name, schema] of Object.entries(definitions).sort(([a], [b]) => names.get(a)!.localeCompare(names.get(b)!))) {
     const ts = names.get(name)!
-    out.push(...doc(schema['description'], ''))
+    const description = schema['description'] ?? DESCRIPTIONS[name]
+    if (!description) throw new Error(`${name} has no description: add one to DESCRIPTIONS`)
+    out.push(...doc(description, ''))
     const properties = schema['properties'] as Record<string, Schema> | undefined
     if (!properties) {
       out.push(`export type ${ts} = ${typeOf(schema)}`, '')
@@ -107,7 +136,9 @@ function renderDefinitions (definitions: Readonly<Record<string, Schema>>, optio
     const required = new Set([...(options.required(schema) as string[] | undefined ?? []), ...Object.keys(fixed)])
     out.push(`export interface ${ts} {`)
     for (const [prop, propSchema] of Object.entries(properties)) {
-      out.push(...doc(propSchema['description'], '  '))
+      const description = describe(prop, propSchema)
+      if (!description) throw new Error(`${name}.${prop} has no description`)
+      out.push(...doc(description, '  '))
       const type = fixed[prop] ?? PROPERTY_TYPES[name]?.[prop] ?? typeOf(propSchema)
       out.push(`  ${/^[A-Za-z_$][\w$]*$/.test(prop) ? prop : literal(prop)}${required.has(prop) ? '' : '?'}: ${type}`)
     }
@@ -125,7 +156,17 @@ export function renderCapiTypes ({ definitions, hooks }: CapiDefinitions): strin
     ...lines
   ]
   out.push('/** The request and response type of every hook, by hook name. */', 'export interface HookTypes {')
-  for (const { hook, request, response } of hooks) out.push(`  ${hook}: { request: ${names.get(request)!}, response: ${names.get(response)!} }`)
+  for (const { hook, request, response } of hooks) {
+    out.push(
+      `  /** The types of ${hook}. */`,
+      `  ${hook}: {`,
+      `    /** request is the type of ${hook}'s requests. */`,
+      `    request: ${names.get(request)!}`,
+      `    /** response is the type of ${hook}'s responses. */`,
+      `    response: ${names.get(response)!}`,
+      '  }'
+    )
+  }
   out.push('}', '')
   return out.join('\n')
 }
@@ -147,6 +188,12 @@ export function renderTemplateTypes ({ definitions, templates }: CapiTemplates):
     '// Generated by `npm run generate` from hooks/v1alpha1/templates.json (the Go types of Cluster API v1.14\'s own template kinds);',
     '// do not edit. A property is required when the API requires it: templates reach an extension as the API server stores them.',
     '// Each template kind is a value named as its type (as a TypeBox schema and its Static type often are).',
+    '/**',
+    ' * The types of Cluster API v1.14\'s own template kinds (the kubeadm bootstrap and control plane templates, the Dev',
+    ' * templates of its test infrastructure provider), each with a template kind of the same name for walkTemplates\' `kinds`.',
+    ' *',
+    ' * @packageDocumentation',
+    ' */',
     '/* eslint-disable @typescript-eslint/no-redeclare */',
     "import { templateKind, type TemplateKindRef } from './templates.js'",
     '',
@@ -187,6 +234,8 @@ function literal (value: unknown): string {
 
 function doc (description: unknown, indent: string): string[] {
   if (typeof description !== 'string' || description.trim() === '') return []
-  const lines = description.trim().replaceAll('*/', '*\\/').replaceAll('\t', '  ').split('\n')
+  // Go doc links name a package by its import path, [metav1](k8s.io/apimachinery/pkg/apis/meta/v1): link its documentation.
+  const linked = description.replace(/\]\(((?:[a-z0-9-]+\.)+[a-z]+\/[^)\s]*)\)/g, '](https://pkg.go.dev/$1)')
+  const lines = linked.trim().replaceAll('*/', '*\\/').replaceAll('\t', '  ').split('\n')
   return [`${indent}/**`, ...lines.map(l => `${indent} *${l ? ` ${l}` : ''}`), `${indent} */`]
 }

@@ -6,8 +6,11 @@ export type { ObjectMeta }
 
 /** Any Kubernetes object, e.g. the Cluster a hook is called for. */
 export interface KubeObject {
+  /** apiVersion is the object's group and version, e.g. cluster.x-k8s.io/v1beta2. */
   apiVersion?: string | undefined
+  /** kind is the object's kind, e.g. Cluster. */
   kind?: string | undefined
+  /** metadata is the object's metadata: name, namespace, labels, ... */
   metadata?: ObjectMeta | undefined
 }
 

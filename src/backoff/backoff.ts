@@ -1,6 +1,7 @@
 // The one exponential backoff: per key for calls and work items (KeyedBackoff), per stream for list/watch loops
 // (RetryBackoff, with jitter and a reset after a quiet period), and the delay rule both use.
 
+/** How long to wait after consecutive failures: initialMs, multiplied by factor after each further failure, up to maxMs. */
 export interface BackoffOptions {
   /** initialMs is the first delay after a failure. */
   initialMs?: number

@@ -8,28 +8,54 @@ import { DNS1123_SUBDOMAIN_PATTERN } from '../api/extension-config/rules.js'
 import { GROUP } from '../api/hooks/v1alpha1/constants.js'
 import { schemaProperties } from '../api/schema/builders.js'
 
+/** A catalog cannot be built as asked (an invalid or conflicting hook definition), or a hook it is asked for is not in it. */
 export class CatalogError extends codedError('ERR_RUNTIME_SDK_CATALOG') {}
 
 /** One version of one hook, as the catalog knows it. */
 export interface CatalogHook {
+  /** gvh is the hook's group, version and name. */
   gvh: GroupVersionHook
+  /** definition is the hook definition it was registered with. */
   definition: HookDefinition
   /** blocking hooks answer with retryAfterSeconds and can hold back the operation they guard. */
   blocking: boolean
+  /** requestKind is the kind of the hook's requests, `<hook>Request`. */
   requestKind: string
+  /** responseKind is the kind of the hook's responses, `<hook>Response`. */
   responseKind: string
+  /** apiVersion is the apiVersion of the hook's requests and responses, `<group>/<version>`. */
   apiVersion: string
   /**
    * goDecoded: the hook is Cluster API's, checked as Go's decoder reads its types (a refused request is "error
    * unmarshalling request", as Cluster API's server says); a hook of your own is checked against its JSON Schemas.
    */
   goDecoded: boolean
+  /** conversion converts this version to and from a newer one; every version but the latest has one. */
   conversion?: HookConversion
 }
 
-export type ValidationResult = { valid: true } | { valid: false, message: string }
+/** Whether a request or response passed a catalog's checks, and if not, why. */
+export type ValidationResult = {
+  /** valid is true: the body passed. */
+  valid: true
+} | {
+  /** valid is false: the body did not pass. */
+  valid: false
+  /** message says what is wrong, with the field's path. */
+  message: string
+}
 /** A request an extension received, with what its handler gets (see Catalog.receiveRequest). */
-export type ReceivedRequest = { valid: true, request: unknown } | { valid: false, message: string }
+export type ReceivedRequest = {
+  /** valid is true: the request passed. */
+  valid: true
+  /** request is what the handler gets. */
+  request: unknown
+} | {
+  /** valid is false: the request did not pass. */
+  valid: false
+  /** message says what is wrong, with the field's path. */
+  message: string
+}
 
 /** The checks of an extension's calls of one hook (see Catalog.hookChecks). */
 export interface HookChecks {
@@ -45,10 +71,25 @@ const GROUP_NAME = new RegExp(DNS1123_SUBDOMAIN_PATTERN)
 const keyOf = (gvh: GroupVersionHook) => `${gvh.group}/${gvh.version}/${gvh.hook}`
 const groupHookKey = (group: string, hook: string) => `${group}/${hook}`
 
+/**
+ * A hook catalog: which hooks exist in which group versions, the paths they are served at, how their requests and
+ * responses are checked and how older versions convert to newer ones. {@link createCatalog} makes one holding Cluster
+ * API's hooks; add your own hook groups to it.
+ *
+ * @example
+ * ```ts
+ * import { createCatalog, v1alpha1 } from 'runtime-sdk'
+ *
+ * const catalog = createCatalog()
+ * const hook = catalog.latest(v1alpha1.GROUP, 'BeforeClusterCreate')
+ * catalog.path(hook.gvh, 'my-handler') // '/hooks.runtime.cluster.x-k8s.io/v1alpha1/beforeclustercreate/my-handler'
+ * ```
+ */
 export class Catalog {
   readonly #hooks = new Map<string, CatalogHook>()
   readonly #versions = new Map<string, string[]>() // group/hook -> versions, newest first
 
+  /** @param name names the catalog in error messages. */
   constructor (readonly name = 'runtime-sdk') {}
 
   /**
@@ -83,14 +124,17 @@ export class Catalog {
     return this
   }
 
+  /** Whether the hook version is registered. */
   has (gvh: GroupVersionHook): boolean {
     return this.#hooks.has(keyOf(gvh))
   }
 
+  /** The hook version, or undefined when it is not registered. */
   find (gvh: GroupVersionHook): CatalogHook | undefined {
     return this.#hooks.get(keyOf(gvh))
   }
 
+  /** The hook version; throws CatalogError when it is not registered. */
   get (gvh: GroupVersionHook): CatalogHook {
     const hook = this.find(gvh)
     if (!hook) throw new CatalogError(`hook ${gvhString(gvh)} is not registered in catalog "${this.name}"`)
@@ -129,12 +173,17 @@ export class Catalog {
     return [...(this.#versions.get(groupHookKey(group, hook)) ?? [])]
   }
 
+  /** The newest registered version of a hook; throws CatalogError when the hook is not registered. */
   latest (group: string, hook: string): CatalogHook {
     const version = this.versions(group, hook)[0]
     if (!version) throw new CatalogError(`hook ${groupHookString({ group, hook })} is not registered in catalog "${this.name}"`)
     return this.get({ group, version, hook })
   }
 
+  /**
+   * The path a handler of the hook version is served at, `/<group>/<version>/<hook>/<name>` lowercased; a singleton
+   * (Discovery) has no name segment.
+   */
   path (gvh: GroupVersionHook, name?: string): string {
     const hook = this.get(gvh)
     return hookPath(gvh, hook.definition.meta.singleton ? undefined : name)

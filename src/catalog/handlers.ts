@@ -10,17 +10,35 @@ export const MAX_BODY_BYTES = 20 * 1024 * 1024
 
 /** A handler as an extension announces it in its Discovery response. */
 export interface AnnouncedHandler {
+  /** name of the handler, a DNS-1123 label unique within the extension. */
   name: string
-  requestHook: { apiVersion: string, hook: string }
+  /** requestHook is the hook version the handler implements. */
+  requestHook: {
+    /** apiVersion is the hook's group and version, e.g. hooks.runtime.cluster.x-k8s.io/v1alpha1. */
+    apiVersion: string
+    /** hook is the hook's name, e.g. BeforeClusterCreate. */
+    hook: string
+  }
+  /** timeoutSeconds bounds each call, 0 to 30; 10 when not set. */
   timeoutSeconds?: number
+  /** failurePolicy is Fail (when not set) or Ignore: whether a failed call fails the hook or is ignored. */
   failurePolicy?: string
 }
 
 /** A handler after defaulting: timeout and failure policy always set. */
 export interface Handler {
+  /** name of the handler, a DNS-1123 label unique within the extension. */
   name: string
-  requestHook: { apiVersion: string, hook: string }
+  /** requestHook is the hook version the handler implements. */
+  requestHook: {
+    /** apiVersion is the hook's group and version, e.g. hooks.runtime.cluster.x-k8s.io/v1alpha1. */
+    apiVersion: string
+    /** hook is the hook's name, e.g. BeforeClusterCreate. */
+    hook: string
+  }
+  /** timeoutSeconds bounds each call, 0 to 30 (10 when the extension did not say). */
   timeoutSeconds: number
+  /** failurePolicy is Fail (when the extension did not say) or Ignore. */
   failurePolicy: FailurePolicy
 }
 

@@ -2,8 +2,11 @@
 
 /** GroupVersionHook identifies one version of a hook. */
 export interface GroupVersionHook {
+  /** group is the hook's API group, e.g. hooks.runtime.cluster.x-k8s.io. */
   group: string
+  /** version is the API version, e.g. v1alpha1. */
   version: string
+  /** hook is the hook's name, e.g. BeforeClusterCreate. */
   hook: string
 }
 

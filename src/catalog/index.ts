@@ -3,7 +3,7 @@
 // API's hooks in precompiled.ts, with Go's decoding rules in decoder/; Ajv for the rest in schema-compiler.ts),
 // conversion between versions, the rules for handlers as Discovery announces them (handlers.ts) and the OpenAPI
 // document (openapi.ts).
-export { Catalog, CatalogError, type CatalogHook, type ReceivedRequest, type ValidationResult } from './catalog.js'
+export { Catalog, CatalogError, type CatalogHook, type HookChecks, type ReceivedRequest, type ValidationResult } from './catalog.js'
 export { createCatalog, HOOKS_GROUP } from './default.js'
 export { apiVersionOf, compareVersions, type GroupVersionHook, groupHookString, gvhString, hookPath, parseApiVersion } from './identity.js'
 export { buildOpenAPIDocument, hooksOpenAPIDocument, OPENAPI_VERSION, operationId, type OpenAPIDocument, type OpenAPIOptions } from './openapi.js'

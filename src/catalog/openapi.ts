@@ -6,12 +6,46 @@ import { createCatalog, HOOKS_GROUP } from './default.js'
 import { hookPath } from './identity.js'
 
 type Schema = Record<string, unknown>
+
+/**
+ * An OpenAPI 3.0 document of Runtime Hooks, as runtime-sdk publishes it (openapi/runtime-sdk.json) and an extension
+ * server serves it at /openapi.json: one POST operation per hook version, its request and response schemas as named
+ * components.
+ */
 export interface OpenAPIDocument {
+  /** openapi is the OpenAPI version the document is written in, 3.0.3. */
   openapi: string
-  info: Record<string, unknown>
-  tags: Array<{ name: string }>
-  paths: Record<string, { post: Record<string, unknown> }>
-  components: { schemas: Record<string, Schema> }
+  /** info describes the document. */
+  info: {
+    /** title is Cluster API Runtime Hooks. */
+    title: string
+    /** description says what the hooks are. */
+    description: string
+    /** version is the Cluster API release the hooks match, e.g. v1.14. */
+    version: string
+    /** license is the license of the hooks' definitions, Apache 2.0. */
+    license: {
+      /** name of the license. */
+      name: string
+      /** url of the license text. */
+      url: string
+    }
+  }
+  /** tags name the groups operations are listed under (Discovery, Lifecycle Hooks, ...), in the order of the hooks. */
+  tags: Array<{
+    /** name of the group. */
+    name: string
+  }>
+  /** paths maps each hook's path (e.g. /hooks.runtime.cluster.x-k8s.io/v1alpha1/discovery) to its operation. */
+  paths: Record<string, {
+    /** post is the hook's operation: summary, description, request body and response. */
+    post: Record<string, unknown>
+  }>
+  /** components holds the schemas operations refer to. */
+  components: {
+    /** schemas are the request and response schemas, by the names Cluster API's own document gives them. */
+    schemas: Record<string, Record<string, unknown>>
+  }
 }
 
 export interface OpenAPIOptions {

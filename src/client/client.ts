@@ -21,8 +21,9 @@ import { AgentPool, type ClientCertificate, type ResolveUrl } from './transport.
 import { hookUrl } from './wire.js'
 
 /** Labels of a namespace; undefined when the namespace does not exist. */
-export type NamespaceLabelsResolver = (namespace: string) => Promise<Labels | undefined> | Labels | undefined
+export type NamespaceLabelsResolver = (namespace: string) => Promise<Readonly<Record<string, string>> | undefined> | Readonly<Record<string, string>> | undefined
 
+/** The options of {@link HttpRuntimeClient}. */
 export interface RuntimeClientOptions {
   /** catalog defaults to createCatalog(). */
   catalog?: Catalog
@@ -57,11 +58,34 @@ export interface RuntimeClientOptions {
   now?: () => number
 }
 
-/** The runtime client over HTTPS: Cluster API's runtime client semantics, with bounded parallelism, backoff and caching. */
+/**
+ * The runtime client over HTTPS: Cluster API's runtime client semantics (which handlers are called, in which order,
+ * how their answers aggregate, the errors' messages), with bounded parallelism, backoff and caching. Call
+ * {@link HttpRuntimeClient.close} when done: it closes the pooled connections.
+ *
+ * @example
+ * ```ts
+ * import { HttpRuntimeClient, v1alpha1 } from 'runtime-sdk'
+ * import { loadExtensionConfig } from 'runtime-sdk/client'
+ * import { sampleRequest } from 'runtime-sdk/testing'
+ *
+ * const client = new HttpRuntimeClient()
+ * const extensionConfig = await client.discover(await loadExtensionConfig('extension-config.yaml'))
+ * client.warmUp([extensionConfig])
+ * const request = sampleRequest(v1alpha1.BeforeClusterCreate)
+ * const { response, handlers } = await client.callAllExtensions(v1alpha1.BeforeClusterCreate, request.cluster, request)
+ * console.log(response.retryAfterSeconds, handlers.map(h => `${h.name}: ${h.outcome}`))
+ * await client.close()
+ * ```
+ */
 export class HttpRuntimeClient implements RuntimeClient {
+  /** catalog holds the hooks the client can call. */
   readonly catalog: Catalog
+  /** registry holds the handlers of the registered ExtensionConfigs. */
   readonly registry: ExtensionRegistry
+  /** metrics are the client's Prometheus metrics (capi_runtime_sdk_*). */
   readonly metrics: RuntimeClientMetrics
+  /** agents are the pooled connections to extensions. */
   readonly agents: AgentPool
   readonly #options: RuntimeClientOptions
   readonly #invoker: HandlerInvoker
@@ -83,9 +107,13 @@ export class HttpRuntimeClient implements RuntimeClient {
     }
   }
 
+  /** Registers the handlers of every ExtensionConfig at once (all or nothing) and makes the client ready. */
   warmUp (list: readonly ExtensionConfig[]): void { this.registry.warmUp(list) }
+  /** Whether warmUp succeeded: hooks can be called. */
   isReady (): boolean { return this.registry.isReady() }
+  /** Adds or replaces the handlers of a discovered ExtensionConfig (its status.handlers), atomically. */
   register (ec: ExtensionConfig): void { this.registry.add(ec) }
+  /** Removes every handler of an ExtensionConfig. */
   unregister (ec: ExtensionConfig): void { this.registry.remove(ec) }
 
   /** Closes every pooled connection. */

@@ -5,6 +5,7 @@ import type { HandlerOutcome } from './runtime-client.js'
 
 /** An error of a call, with the outcome of every handler. */
 export class RuntimeCallError extends codedError('ERR_RUNTIME_SDK_CALL') {
+  /** @param handlers the outcome of every handler of the call (empty when the call failed before any was called). */
   constructor (message: string, readonly handlers: HandlerOutcome[] = []) {
     super(message)
   }

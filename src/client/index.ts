@@ -1,4 +1,10 @@
-// The runtime client: discover extensions and call their handlers with Cluster API's semantics. runtime-client.ts is
+/**
+ * The runtime client: discover extensions and call their handlers with Cluster API's semantics
+ * ({@link HttpRuntimeClient}), the transport it calls them over, and ExtensionConfigs read from files or made for a URL.
+ *
+ * @packageDocumentation
+ */
+// runtime-client.ts is
 // the interface, client.ts the HTTPS client (matching, aggregation across handlers), invoke.ts one handler call, wire.ts
 // the HTTP exchange and decoding, outcomes.ts what a call came to, transport.ts URLs, TLS and connection pools,
 // extension-configs.ts ExtensionConfigs from files, errors.ts the errors.

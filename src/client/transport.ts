@@ -8,7 +8,17 @@ import { TransportError } from './errors.js'
 import { Agent } from '../shims/undici.js'
 
 /** A client certificate for mTLS: PEM strings or the paths of PEM files. */
-export type ClientCertificate = { cert: string, key: string } | { certFile: string, keyFile: string }
+export type ClientCertificate = {
+  /** cert is the PEM client certificate (chain). */
+  cert: string
+  /** key is its PEM private key. */
+  key: string
+} | {
+  /** certFile is the path of the PEM client certificate (chain). */
+  certFile: string
+  /** keyFile is the path of its PEM private key. */
+  keyFile: string
+}
 
 /** Rewrites a computed URL before connecting, e.g. a Service URL to a port-forward when running outside the cluster. */
 export type ResolveUrl = (url: URL) => URL | string
@@ -92,11 +102,15 @@ export class CABundleCache {
   }
 }
 
+/** The options of an {@link AgentPool}. */
 export interface AgentPoolOptions {
+  /** clientCertificate is presented to extensions that ask for one (mTLS). */
   clientCertificate?: ClientCertificate | undefined
   /** connections per origin; undefined means unlimited (undici's default). */
   connections?: number | undefined
+  /** keepAliveTimeoutMs is how long an idle connection is kept open (default 30 s). */
   keepAliveTimeoutMs?: number | undefined
+  /** lookup resolves host names (default: dns.lookup, the system resolver). */
   lookup?: LookupFunction | undefined
 }
 
@@ -168,6 +182,7 @@ export class AgentPool {
     return true
   }
 
+  /** Closes every Agent, letting requests in flight finish. */
   async close (): Promise<void> {
     const agents = [...this.#byTarget.values()].map(e => e.agent)
     this.#byTarget.clear()

@@ -7,8 +7,11 @@ import type { CaseLevel, CaseStatus } from './types.js'
 
 /** Everything about the extension under test, shared by all cases of a run. */
 export interface ExtensionCaseContext {
+  /** catalog holds the hooks the extension's handlers implement. */
   catalog: Catalog
+  /** target is the extension under test. */
   target: HttpTarget
+  /** tlsEndpoint is where the TLS cases make their handshakes. */
   tlsEndpoint: TlsEndpoint
   /** graceMs is how much longer than a timeout the tool waits, so that late answers are seen (and timed). */
   graceMs: number
@@ -28,8 +31,11 @@ export interface ExtensionCaseContext {
 
 /** A handler under test: its hook, path, request and the calls made to it. */
 export interface HandlerCaseContext extends ExtensionCaseContext {
+  /** handler is the handler as discovered, defaulted. */
   handler: Handler
+  /** hook is the catalog's entry of the handler's hook version. */
   hook: CatalogHook
+  /** path is the handler's hook path. */
   path: string
   /** request is the sample (or --request-dir) request, as sent. */
   request: Record<string, unknown>
@@ -38,30 +44,52 @@ export interface HandlerCaseContext extends ExtensionCaseContext {
   /** handlerExchanges holds every call made to this handler. */
   handlerExchanges: Exchange[]
   /** call POSTs a body to the handler with ?timeout=<timeoutSeconds>s (unless given) and records it. */
-  call: (label: string, body: string, options?: { contentType?: string, timeoutSeconds?: number }) => Promise<Exchange>
+  call: (label: string, body: string, options?: {
+    /** contentType is sent as the Content-Type header; none when undefined. */
+    contentType?: string
+    /** timeoutSeconds is sent as ?timeout=; default: the handler's timeout. */
+    timeoutSeconds?: number
+  }) => Promise<Exchange>
   /** sample is the answer to the request sent with Content-Type application/json (made once, shared by cases). */
   sample: () => Promise<Exchange>
 }
 
+/** What a case's check concluded. */
 export interface CaseVerdict {
+  /** status is the verdict. */
   status: CaseStatus
+  /** message says why. */
   message: string
+  /** exchanges are the calls the verdict rests on, shown as evidence. */
   exchanges?: Exchange[]
+  /** facts are other observations, shown as evidence. */
   facts?: Record<string, string>
 }
 
-interface CaseBase {
+/** The rule a case checks. */
+export interface CaseRule {
   /** id names the rule in reports; stable, kebab-case. */
   id: string
   /** title states the rule. */
   title: string
+  /** level says whether a failure fails the run (required) or is only reported (advisory). */
   level: CaseLevel
 }
 
 /** A case: a named rule and the function that checks it. `extension` cases run before the handlers, `final` after. */
 export type ConformanceCase =
-  | CaseBase & { scope: 'extension' | 'final', run: (ctx: ExtensionCaseContext) => Promise<CaseVerdict> }
-  | CaseBase & { scope: 'handler', run: (ctx: HandlerCaseContext) => Promise<CaseVerdict> }
+  | CaseRule & {
+    /** scope extension: once, before the handlers' cases; final: once, after them. */
+    scope: 'extension' | 'final'
+    /** run checks the rule against the extension. */
+    run: (ctx: ExtensionCaseContext) => Promise<CaseVerdict>
+  }
+  | CaseRule & {
+    /** scope handler: once per discovered handler. */
+    scope: 'handler'
+    /** run checks the rule against one handler. */
+    run: (ctx: HandlerCaseContext) => Promise<CaseVerdict>
+  }
 
 type Extra = Pick<CaseVerdict, 'exchanges' | 'facts'>
 export const pass = (message: string, extra: Extra = {}): CaseVerdict => ({ status: 'pass', message, ...extra })

@@ -9,10 +9,13 @@ import type { HttpEvidence } from './types.js'
 const EVIDENCE_REQUEST_CHARS = 600
 const EVIDENCE_RESPONSE_CHARS = 2000
 
+/** One POST of a conformance run. */
 export interface PostOptions {
+  /** label says what the call tests, e.g. "sample request without Content-Type". */
   label: string
   /** path is the hook path, joined to the extension's URL path like Cluster API does. */
   path: string
+  /** body is sent as is. */
   body: string
   /** timeoutSeconds is sent as ?timeout=<n>s, as Cluster API does. */
   timeoutSeconds: number
@@ -24,13 +27,19 @@ export interface PostOptions {
 
 /** A finished call: what the cases inspect, and its evidence. */
 export interface Exchange {
+  /** evidence is the call as reports show it, bodies truncated. */
   evidence: HttpEvidence
+  /** durationMs is how long the answer took (or the tool waited), in milliseconds. */
   durationMs: number
+  /** status is the HTTP status code, when an answer arrived. */
   status?: number
+  /** headers of the answer that matter to the cases: content-type and location. */
   headers?: Record<string, string>
+  /** text is the whole body of the answer. */
   text?: string
   /** json is the parsed body when it is JSON. */
   json?: unknown
+  /** jsonError says why the body is not JSON. */
   jsonError?: string
   /** error says why no HTTP answer arrived. */
   error?: string
@@ -38,10 +47,13 @@ export interface Exchange {
   timedOut: boolean
 }
 
+/** The extension a conformance run calls, and how. */
 export interface HttpTarget {
+  /** clientConfig is the ExtensionConfig's: its URL or Service. */
   clientConfig: ClientConfig
   /** ca is the PEM CA bundle; undefined means the system roots. */
   ca: string | undefined
+  /** agents hold the connections, with the runtime client's TLS settings. */
   agents: AgentPool
 }
 

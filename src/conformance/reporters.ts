@@ -2,8 +2,11 @@
 // plain-text evidence all of them and the terminal share.
 import type { CaseResult, ConformanceReport, Evidence, HttpEvidence } from './types.js'
 
+/** A format renderReport writes: JUnit XML, the report as JSON, or Markdown. */
 export type ReportFormat = 'junit' | 'json' | 'markdown'
+/** Every ReportFormat. */
 export const REPORT_FORMATS: readonly ReportFormat[] = ['junit', 'json', 'markdown']
+/** A report as text in one of the formats. */
 
 export function renderReport (report: ConformanceReport, format: ReportFormat): string {
   if (format === 'json') return `${JSON.stringify(report, null, 2)}\n`

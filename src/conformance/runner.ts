@@ -16,6 +16,7 @@ import { MODERN_CLIENT, probeTls, type TlsProbe } from './tls-probe.js'
 import type { CaseResult, ConformanceReport } from './types.js'
 import { ConformanceSetupError } from './errors.js'
 
+/** The options of {@link runConformance}: the extension to test and how. */
 export interface ConformanceOptions {
   /** extension is the ExtensionConfig to test (a URL makes one with extensionConfigForUrl); clientConfig and settings are used. */
   extension: ExtensionConfig
@@ -35,6 +36,22 @@ export interface ConformanceOptions {
   onResult?: (result: CaseResult) => void
 }
 
+/**
+ * Tests a Runtime Extension against the Runtime SDK contract, as `runtime-sdk conformance` does: TLS and Discovery
+ * first, then every case for every discovered handler (with the catalog's sample requests or yours), then the
+ * run-wide cases. Calls are made one at a time, so timings are the extension's own. The report passes when no
+ * required case failed; an unusable URL, CA bundle or client certificate throws ConformanceSetupError.
+ *
+ * @example
+ * ```ts
+ * import { extensionConfigForUrl } from 'runtime-sdk/client'
+ * import { renderReport, runConformance } from 'runtime-sdk/conformance'
+ *
+ * const report = await runConformance({ extension: extensionConfigForUrl('https://127.0.0.1:9443', 'my-extension') })
+ * console.log(renderReport(report, 'markdown'))
+ * process.exitCode = report.passed ? 0 : 1
+ * ```
+ */
 export async function runConformance (options: ConformanceOptions): Promise<ConformanceReport> {
   const started = Date.now()
   const catalog = options.catalog ?? createCatalog()

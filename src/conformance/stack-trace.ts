@@ -14,7 +14,12 @@ const PATTERNS: ReadonlyArray<[string, RegExp]> = [
 ]
 
 /** The first stack-trace-like fragment of a text and what it looks like, or undefined. */
-export function findStackTrace (text: string): { kind: string, excerpt: string } | undefined {
+export function findStackTrace (text: string): {
+  /** kind says what it looks like, e.g. "a JavaScript stack frame" or "a Go panic". */
+  kind: string
+  /** excerpt is the fragment found. */
+  excerpt: string
+} | undefined {
   for (const [kind, pattern] of PATTERNS) {
     const match = pattern.exec(text)
     if (match) return { kind, excerpt: match[0].trim() }

@@ -4,19 +4,51 @@ import { isIP } from 'node:net'
 import { checkServerIdentity, connect, type ConnectionOptions, type PeerCertificate } from 'node:tls'
 import { describeError } from '../client/wire.js'
 
+/** Where and how a conformance run makes its TLS handshakes. */
 export interface TlsEndpoint {
+  /** host of the extension's URL (or Service). */
   host: string
+  /** port of the extension. */
   port: number
   /** ca is the PEM CA bundle; undefined means the system roots. */
   ca: string | undefined
   /** clientCertificate is presented when the server asks for one (mTLS). */
-  clientCertificate?: { cert: string, key: string } | undefined
+  clientCertificate?: {
+    /** cert is the PEM client certificate. */
+    cert: string
+    /** key is its PEM private key. */
+    key: string
+  } | undefined
+  /** timeoutMs bounds the handshake. */
   timeoutMs: number
 }
 
+/** The outcome of one TLS handshake: what was negotiated and whether the certificate is trusted and names the host. */
 export type TlsProbe =
-  | { connected: true, protocol: string, cipher: string, authorized: boolean, authorizationError?: string, hostnameError?: string, certificate: Record<string, string> }
-  | { connected: false, error: string, code?: string }
+  | {
+    /** connected is true: the handshake completed. */
+    connected: true
+    /** protocol is the negotiated TLS version, e.g. TLSv1.3. */
+    protocol: string
+    /** cipher is the negotiated cipher suite. */
+    cipher: string
+    /** authorized is true when the certificate chain verifies against the CA bundle (or the system roots). */
+    authorized: boolean
+    /** authorizationError says why the chain does not verify. */
+    authorizationError?: string
+    /** hostnameError says why the certificate does not match the host. */
+    hostnameError?: string
+    /** certificate describes the serving certificate: subject, issuer, subjectAltName, validFrom, validTo. */
+    certificate: Record<string, string>
+  }
+  | {
+    /** connected is false: no handshake. */
+    connected: false
+    /** error says why. */
+    error: string
+    /** code is the error's code, e.g. ECONNREFUSED. */
+    code?: string
+  }
 
 /** The TLS settings of a client that offers only TLS 1.0 and 1.1 (OpenSSL 3 needs security level 0 for them). */
 export const LEGACY_CLIENT: ConnectionOptions = { minVersion: 'TLSv1', maxVersion: 'TLSv1.1', ciphers: 'DEFAULT@SECLEVEL=0' }

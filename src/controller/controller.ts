@@ -1,28 +1,37 @@
 // The ExtensionConfig controller: source events -> filtered, keyed work queue -> reconciler -> registry.
 // The same code runs on the Kubernetes source and on the file source.
 import { isDeepStrictEqual } from 'node:util'
+import type * as prom from 'prom-client'
 import { Registry as PromRegistry } from '../shims/prom-client.js'
 import { INJECT_CA_FROM_SECRET_ANNOTATION } from '../api/extension-config/constants.js'
 import type { ExtensionConfig } from '../api/extension-config/types.js'
 import { HttpRuntimeClient } from '../client/client.js'
 import { registrationsOf } from '../registry/registry.js'
-import { ControllerMetrics } from './metrics.js'
+import { ControllerMetrics, forgetExtensionConfig, queueObserver, recordReconcile } from './metrics.js'
 import { WorkQueue, type ProcessResult } from './queue.js'
 import { type ReconcileOutcome, Reconciler, type RegistrySink } from './reconciler.js'
 import type { ChangeKind, ExtensionConfigSource } from './source.js'
 
-export interface Logger {
+/** What the controller logs with: a pino logger is one. */
+export interface ControllerLogger {
+  /** info logs what the controller did: started, changed mode, waits for a Secret. */
   info: (obj: object, msg?: string) => void
+  /** warn logs failures it retries, e.g. a failed reconcile. */
   warn: (obj: object, msg?: string) => void
+  /** error logs failures it cannot retry. */
   error: (obj: object, msg?: string) => void
+  /** debug logs details. */
   debug: (obj: object, msg?: string) => void
 }
 
-const silent: Logger = { info () {}, warn () {}, error () {}, debug () {} }
+const silent: ControllerLogger = { info () {}, warn () {}, error () {}, debug () {} }
 
+/** `write`: discover extensions and write status (the leader); `read-only`: register what status says (standbys). */
 export type ControllerMode = 'write' | 'read-only'
 
+/** The options of a {@link Controller}. */
 export interface ControllerOptions {
+  /** source is where ExtensionConfigs come from and status goes: a {@link KubernetesSource} or a {@link FileSource}. */
   source: ExtensionConfigSource
   /** client discovers extensions and holds the registry; by default one resolving namespaces through the source. */
   client?: HttpRuntimeClient
@@ -34,26 +43,37 @@ export interface ControllerOptions {
   minIntervalMs?: number
   /** Retry delays after errors: baseDelayMs doubling up to maxDelayMs (defaults 5 ms and 5 minutes). */
   baseDelayMs?: number
+  /** maxDelayMs caps the retry delay after errors (default 5 minutes). */
   maxDelayMs?: number
   /** rediscoveryIntervalMs re-runs discovery of healthy extensions (default 10 minutes; 0 turns it off). */
   rediscoveryIntervalMs?: number
   /** resyncIntervalMs reconciles every ExtensionConfig as a safety net (default 10 hours; 0 turns it off). */
   resyncIntervalMs?: number
-  metricsRegistry?: PromRegistry
-  logger?: Logger
+  /** metricsRegistry receives the controller's metrics (default: the client's registry, or a new one). */
+  metricsRegistry?: prom.Registry
+  /** logger receives the controller's logs (default: none). */
+  logger?: ControllerLogger
 }
 
 /** What the controller knows about one ExtensionConfig, for the status endpoint and `runtime-sdk status`. */
 export interface ExtensionConfigReport {
+  /** name of the ExtensionConfig. */
   name: string
+  /** generation is the ExtensionConfig's metadata.generation. */
   generation: number
+  /** outcome of the last reconcile, `error` when it failed; absent before the first. */
   outcome?: ReconcileOutcome | 'error'
+  /** message explains a wait, a read-only registration not possible yet, or the error. */
   message?: string
   /** dependency is the CA Secret `<namespace>/<name>` the ExtensionConfig waits for. */
   dependency?: string
+  /** failures counts the reconciles that failed in a row (reset by a success). */
   failures: number
+  /** lastReconcileTime is when the last reconcile ended (RFC 3339). */
   lastReconcileTime?: string
+  /** registeredHandlers is the number of its handlers in the registry. */
   registeredHandlers: number
+  /** extensionConfig is the object as the source holds it, settings values and kubectl's last-applied copy redacted. */
   extensionConfig: ExtensionConfig
 }
 
@@ -76,13 +96,35 @@ function withoutSecrets (ec: ExtensionConfig): ExtensionConfig {
   }
 }
 
+/**
+ * The ExtensionConfig controller, as Cluster API's: for each ExtensionConfig of its source it discovers the
+ * extension, writes the result into its status (conditions Discovered and Paused, the handlers) and registers the
+ * handlers in its client's registry, which becomes ready once every ExtensionConfig was tried. A CA Secret named by
+ * the inject-ca-from-secret annotation is copied into the caBundle. Failed reconciles are retried with backoff;
+ * healthy extensions are discovered again every rediscoveryIntervalMs. In read-only mode it only registers what
+ * another controller wrote. {@link runController} assembles one with its source, endpoint and leader election.
+ *
+ * @example
+ * ```ts
+ * import { Controller, FileSource } from 'runtime-sdk/controller'
+ *
+ * const controller = new Controller({ source: new FileSource({ dir: './extension-configs' }) })
+ * await controller.start()
+ * await controller.ready()
+ * // controller.client calls the hooks of every registered handler
+ * await controller.stop()
+ * ```
+ */
 export class Controller {
+  /** client discovers extensions and calls their hooks; its registry holds the registered handlers. */
   readonly client: HttpRuntimeClient
+  /** source is where ExtensionConfigs come from and status goes. */
   readonly source: ExtensionConfigSource
+  /** metrics are the controller's Prometheus metrics. */
   readonly metrics: ControllerMetrics
   readonly #queue: WorkQueue
   readonly #reconciler: Reconciler
-  readonly #logger: Logger
+  readonly #logger: ControllerLogger
   readonly #rediscoveryMs: number
   readonly #resyncMs: number
   readonly #reports = new Map<string, Pick<ExtensionConfigReport, 'outcome' | 'message' | 'dependency' | 'lastReconcileTime'>>()
@@ -112,12 +154,13 @@ export class Controller {
       ...(options.minIntervalMs !== undefined ? { minIntervalMs: options.minIntervalMs } : {}),
       ...(options.baseDelayMs !== undefined ? { baseDelayMs: options.baseDelayMs } : {}),
       ...(options.maxDelayMs !== undefined ? { maxDelayMs: options.maxDelayMs } : {}),
-      observer: this.metrics.queueObserver()
+      observer: queueObserver(this.metrics)
     })
     const sink: RegistrySink = { register: ec => this.#register(ec), unregister: name => this.#unregister(name) }
     this.#reconciler = new Reconciler({ source: this.source, client: this.client, sink })
   }
 
+  /** The current mode: write (discover, write status) or read-only (register what status says). */
   get mode (): ControllerMode {
     return this.#mode
   }
@@ -155,6 +198,7 @@ export class Controller {
     this.enqueueAll()
   }
 
+  /** Queues a reconcile of every ExtensionConfig of the source. */
   enqueueAll (): void {
     for (const ec of this.source.list()) this.#queue.add(ec.metadata.name)
   }
@@ -164,6 +208,7 @@ export class Controller {
     return this.#queue.idle()
   }
 
+  /** Stops reconciling (waiting for reconciles in flight), then the source, then closes the client's connections. */
   async stop (): Promise<void> {
     if (this.#resyncTimer) clearInterval(this.#resyncTimer)
     await this.#queue.stop()
@@ -226,19 +271,19 @@ export class Controller {
       if (result.outcome === 'removed') {
         this.#queue.forget(name)
         this.#reports.delete(name)
-        this.metrics.forget(name)
+        forgetExtensionConfig(this.metrics, name)
       } else {
         this.metrics.discovered.set({ name }, result.outcome === 'discovered' || result.outcome === 'registered' ? 1 : 0)
       }
       if (result.outcome === 'waiting') this.#logger.info({ extensionConfig: name, dependency: result.dependency }, result.message ?? 'waiting')
       const requeue = mode === 'write' && result.outcome === 'discovered' && this.#rediscoveryMs > 0
-      this.metrics.reconciled(requeue ? 'requeue_after' : 'success', (performance.now() - started) / 1000)
+      recordReconcile(this.metrics, requeue ? 'requeue_after' : 'success', (performance.now() - started) / 1000)
       return requeue ? { requeueAfterMs: this.#rediscoveryMs } : undefined
     } catch (err) {
       const message = (err as Error).message
       this.#report(name, { outcome: 'error', message })
       this.metrics.discovered.set({ name }, 0)
-      this.metrics.reconciled('error', (performance.now() - started) / 1000)
+      recordReconcile(this.metrics, 'error', (performance.now() - started) / 1000)
       this.#logger.warn({ extensionConfig: name, err: message, failures: this.#queue.failures(name) + 1 }, 'reconcile failed; retrying with backoff')
       throw err
     } finally {

@@ -10,6 +10,11 @@ import { isNotFound } from '../kube/errors.js'
 
 const EXTENSION_CONFIG_CRD_PATH = `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${EXTENSION_CONFIG_CRD_NAME}`
 
+/**
+ * Who installed the ExtensionConfig CRD: Cluster API ships a CRD of the same name with its own conversion webhook and
+ * controller, and writing status there competes with it. Cluster API labels what it installs with its provider name;
+ * runtime-sdk's CRD has app.kubernetes.io/part-of=runtime-sdk; an unlabelled CRD counts as runtime-sdk's.
+ */
 export interface CrdOwnership {
   /** installed is false while the CRD does not exist. */
   installed: boolean
@@ -21,6 +26,7 @@ export interface CrdOwnership {
   label?: string
 }
 
+/** The ownership of a CRD object (undefined: not installed), read from its labels. */
 export function crdOwnership (crd: KubeObject | undefined): CrdOwnership {
   if (!crd) return { installed: false, owner: '', foreign: false }
   const labels = crd.metadata?.labels ?? {}
@@ -31,6 +37,7 @@ export function crdOwnership (crd: KubeObject | undefined): CrdOwnership {
   return { installed: true, owner: partOf, foreign: partOf !== PART_OF_RUNTIME_SDK, label: `${PART_OF_LABEL}=${partOf}` }
 }
 
+/** Reads the ExtensionConfig CRD from the API server and tells who owns it (it needs get on customresourcedefinitions). */
 export async function readCrdOwnership (api: KubeApi): Promise<CrdOwnership> {
   try {
     return crdOwnership(await api.get<KubeObject>(EXTENSION_CONFIG_CRD_PATH))
@@ -49,6 +56,7 @@ export function describeCrdOwnership (ownership: CrdOwnership): string {
 
 /** A controller about to write status on a CRD someone else owns, without --take-over-crd. */
 export class ForeignCrdError extends codedError('ERR_RUNTIME_SDK_FOREIGN_CRD') {
+  /** ownership says who owns the CRD. */
   readonly ownership: CrdOwnership
 
   constructor (ownership: CrdOwnership) {

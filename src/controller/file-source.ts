@@ -13,6 +13,7 @@ import type { Labels } from '../registry/selector.js'
 import type { ExtensionConfigSource, SecretData, SourceListener } from './source.js'
 import { ManifestError } from '../kube/errors.js'
 
+/** The options of a {@link FileSource}. */
 export interface FileSourceOptions {
   /** dir holds the manifests (*.yaml, *.yml, *.json; multi-document YAML allowed). */
   dir: string
@@ -24,9 +25,13 @@ export interface FileSourceOptions {
 
 /** A manifest the source did not accept. */
 export interface RejectedManifest {
+  /** file is the path of the manifest. */
   file: string
+  /** kind of the object, when the manifest says. */
   kind?: string
+  /** name of the object, when the manifest says. */
   name?: string
+  /** errors say why it was not accepted, as the API server would word them. */
   errors: string[]
 }
 
@@ -48,6 +53,12 @@ interface Scan {
   unreadable: Set<string>
 }
 
+/**
+ * ExtensionConfigs from a directory of YAML/JSON manifests standing in for a cluster: ExtensionConfigs (v1beta2 or
+ * v1alpha1) validated as the API server validates them, Secrets holding CA bundles for the inject-ca-from-secret
+ * annotation, Namespaces giving labels to namespaceSelectors. Status is kept in memory. The directory is watched; an
+ * invalid or unreadable file is reported ({@link FileSource.rejected}) and changes nothing.
+ */
 export class FileSource implements ExtensionConfigSource {
   readonly kind = 'file'
   readonly #dir: string
@@ -107,7 +118,8 @@ export class FileSource implements ExtensionConfigSource {
     return data ? { ...data } : undefined
   }
 
-  readonly namespaceLabels = (namespace: string): Labels | undefined => {
+  /** The labels of a Namespace the directory holds; undefined when it holds none of that name. */
+  readonly namespaceLabels = (namespace: string): Readonly<Record<string, string>> | undefined => {
     const labels = this.#namespaces.get(namespace)
     return labels ? { ...labels } : undefined
   }

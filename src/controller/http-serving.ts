@@ -13,21 +13,25 @@ import type { Controller } from './controller.js'
 import { kubernetesAuthorizer } from './http-auth.js'
 import { createControllerHttp } from './http.js'
 
+/**
+ * Where and how the controller's HTTP endpoint (/healthz, /readyz, /metrics, /extensionconfigs) is served, as
+ * controller-runtime serves secure metrics: plain HTTP on a loopback host only; anywhere else HTTPS, with every route
+ * but the probes behind TokenReview and SubjectAccessReview.
+ */
 export interface ControllerHttpOptions {
+  /** host to listen on: a loopback address unless `secure`. */
   host: string
-  /** port 0 picks a free port. */
+  /** port to listen on; 0 picks a free port. */
   port: number
   /** secure serves HTTPS and lets only callers the Kubernetes API authenticates and authorizes past the probes. */
-  secure?: SecureServingOptions
+  secure?: {
+    /** certDir holds tls.crt and tls.key, re-read when they change; without it a self-signed certificate is minted. */
+    certDir?: string
+    /** reloadIntervalMs is how often certDir is checked for rotated files (default 10 s). */
+    reloadIntervalMs?: number
+  }
   /** limits bound slow, idle or greedy clients (DEFAULT_LIMITS, each overridable). */
   limits?: Partial<ConnectionLimits>
-}
-
-interface SecureServingOptions {
-  /** certDir holds tls.crt and tls.key, re-read when they change; without it a self-signed certificate is minted. */
-  certDir?: string
-  /** reloadIntervalMs is how often certDir is checked for rotated files (default 10 s). */
-  reloadIntervalMs?: number
 }
 
 const LOOPBACK = new BlockList()

@@ -8,16 +8,19 @@ import type { StoredObject } from '../api/kube-object.js'
 import type { KubeApi } from '../kube/api.js'
 import { isNotFound } from '../kube/errors.js'
 import { Reflector, type Staleness } from '../kube/reflector.js'
-import type { Logger } from './controller.js'
+import type { ControllerLogger } from './controller.js'
 import type { ExtensionConfigSource, SecretData, SourceListener } from './source.js'
 
+/** The options of a {@link KubernetesSource}. */
 export interface KubernetesSourceOptions {
+  /** api is the Kubernetes API the ExtensionConfigs (and Secrets) are watched and written through. */
   api: KubeApi
   /** labelSelector limits the ExtensionConfigs this controller handles (like Cluster API's --watch-filter). */
   labelSelector?: string
   /** watchSecrets watches Secret metadata so CA injection reacts at once (default true). */
   watchSecrets?: boolean
-  logger?: Logger
+  /** logger receives the failures of the watches, which are retried. */
+  logger?: ControllerLogger
 }
 
 const pathOf = (name: string) => `${COLLECTION}/${encodeURIComponent(name)}`
@@ -25,12 +28,17 @@ const MERGE_PATCH = 'application/merge-patch+json'
 
 type ExtensionConfigObject = ExtensionConfig & StoredObject
 
+/**
+ * ExtensionConfigs from the Kubernetes API: a cached watch of ExtensionConfigs and a metadata-only watch of Secrets
+ * (their data is read when needed, never cached); status written through the status subresource with optimistic
+ * concurrency. deploy/rbac/cluster-role.yaml grants what it needs.
+ */
 export class KubernetesSource implements ExtensionConfigSource {
   readonly kind = 'kubernetes'
   readonly #api: KubeApi
   readonly #extensionConfigs: Reflector<ExtensionConfigObject>
   readonly #secrets: Reflector<StoredObject> | undefined
-  readonly #logger: Logger | undefined
+  readonly #logger: ControllerLogger | undefined
 
   constructor (options: KubernetesSourceOptions) {
     this.#api = options.api

@@ -20,6 +20,12 @@ export interface RegistrySink {
   unregister: (name: string) => void
 }
 
+/**
+ * What a reconcile of an ExtensionConfig came to: `discovered` (its extension was discovered, status written, handlers
+ * registered), `registered` (read-only: the handlers another controller discovered were registered), `not-ready`
+ * (read-only: not discovered at its current generation yet), `waiting` (for its CA Secret), `paused` (it has the
+ * paused annotation) or `removed` (it is gone or being deleted: its handlers were unregistered).
+ */
 export type ReconcileOutcome = 'removed' | 'paused' | 'waiting' | 'discovered' | 'registered' | 'not-ready'
 
 interface ReconcileResult {

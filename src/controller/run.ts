@@ -16,6 +16,7 @@ import { KubernetesSource } from './kubernetes-source.js'
 import type { ExtensionConfigSource } from './source.js'
 import { createWebhookServer } from './webhook-server.js'
 
+/** The options of {@link runController}: where ExtensionConfigs come from and what the controller serves. */
 export interface RunControllerOptions {
   /** extensionConfigsDir selects the file source; otherwise the Kubernetes API of `kubeconfig` is used. */
   extensionConfigsDir?: string
@@ -25,7 +26,24 @@ export interface RunControllerOptions {
   context?: string
   /** labelSelector limits the ExtensionConfigs handled (Kubernetes source). */
   labelSelector?: string
-  leaderElection?: { namespace: string, name: string, identity?: string, leaseDurationMs?: number, renewDeadlineMs?: number, retryPeriodMs?: number }
+  /**
+   * leaderElection runs the controller on standby (read-only) until it holds this coordination.k8s.io/v1 Lease, as
+   * client-go's leader election does (Kubernetes source only).
+   */
+  leaderElection?: {
+    /** namespace of the Lease. */
+    namespace: string
+    /** name of the Lease. */
+    name: string
+    /** identity is who we are in the Lease's holderIdentity (default `<hostname>_<random UUID>`). */
+    identity?: string
+    /** leaseDurationMs is how long the Lease stays valid without renewal (default 15 000). */
+    leaseDurationMs?: number
+    /** renewDeadlineMs: the leader steps down when renewal has not succeeded for this long (default 10 000). */
+    renewDeadlineMs?: number
+    /** retryPeriodMs is the time between attempts to renew or acquire (default 2000). */
+    retryPeriodMs?: number
+  }
   /** readOnly never discovers or writes: it registers what another controller wrote in status. */
   readOnly?: boolean
   /** takeOverCrd writes status even on an ExtensionConfig CRD another owner (Cluster API) installed. */
@@ -36,22 +54,39 @@ export interface RunControllerOptions {
    */
   http?: ControllerHttpOptions
   /** webhook serves the CRD conversion webhook over TLS from certDir/tls.crt and tls.key. */
-  webhook?: { host: string, port: number, certDir: string }
+  webhook?: {
+    /** host to listen on. */
+    host: string
+    /** port to listen on; 0 picks a free port. */
+    port: number
+    /** certDir holds tls.crt and tls.key, read again when they change. */
+    certDir: string
+  }
+  /** concurrency of reconciles (default 10). */
   concurrency?: number
+  /** rediscoveryIntervalMs re-runs discovery of healthy extensions (default 10 minutes; 0 turns it off). */
   rediscoveryIntervalMs?: number
+  /** resyncIntervalMs reconciles every ExtensionConfig as a safety net (default 10 hours; 0 turns it off). */
   resyncIntervalMs?: number
+  /** clientCertificate is presented to extensions that ask for one (mTLS). */
   clientCertificate?: ClientCertificate
+  /** metricsRegistry receives the controller's and the client's metrics (default: a new one). */
   metricsRegistry?: PromRegistry
   /** logger (pino) for the controller and the webhook; silent by default. */
   logger?: Logger
 }
 
+/** A controller {@link runController} started, with what runs beside it. */
 export interface RunningController {
+  /** controller is the running controller. */
   controller: Controller
   /** httpUrl of the status endpoint, when served. */
   httpUrl?: string
+  /** webhookUrl of the conversion webhook, when served. */
   webhookUrl?: string
+  /** elector is the leader election, when the options asked for one. */
   elector?: LeaderElector
+  /** stop stops everything it started, in reverse order; with leader election the Lease is released. */
   stop: () => Promise<void>
 }
 
@@ -68,6 +103,24 @@ async function refuseForeignCrd (api: KubeApi, logger: Logger): Promise<void> {
   if (ownership.foreign) throw new ForeignCrdError(ownership)
 }
 
+/**
+ * Starts an ExtensionConfig controller as `runtime-sdk controller` does: its source (the Kubernetes API, or a directory
+ * of manifests), the controller, and as asked its HTTP endpoint, the conversion webhook and leader election. It refuses
+ * to write status on a CRD Cluster API installed (ForeignCrdError) unless readOnly or takeOverCrd. Anything that
+ * fails to start stops what was started.
+ *
+ * @example
+ * ```ts
+ * import { runController } from 'runtime-sdk/controller'
+ *
+ * const running = await runController({
+ *   leaderElection: { namespace: 'runtime-sdk-system', name: 'runtime-sdk-controller' },
+ *   http: { host: '127.0.0.1', port: 8080 }
+ * })
+ * await running.controller.ready()
+ * process.once('SIGTERM', () => { void running.stop() })
+ * ```
+ */
 export async function runController (options: RunControllerOptions): Promise<RunningController> {
   const logger = options.logger ?? pino({ level: 'silent' })
   if (options.http) checkControllerHttp(options.http, !options.extensionConfigsDir)

@@ -4,8 +4,10 @@ import type { ExtensionConfig, ExtensionConfigStatus } from '../api/extension-co
 import type { NamespaceLabelsResolver } from '../client/client.js'
 import type { Staleness } from '../kube/reflector.js'
 
+/** How an ExtensionConfig changed. */
 export type ChangeKind = 'add' | 'update' | 'delete'
 
+/** What a source tells the controller about. */
 export interface SourceListener {
   /** An ExtensionConfig appeared, changed or went away (`old` is the previous cached version). */
   extensionConfig: (kind: ChangeKind, ec: ExtensionConfig, old?: ExtensionConfig) => void
@@ -16,11 +18,16 @@ export interface SourceListener {
 /** A Secret's data, base64-encoded as in the Kubernetes API. */
 export type SecretData = Record<string, string>
 
+/**
+ * Where a {@link Controller}'s ExtensionConfigs and CA Secrets come from and where status goes: the Kubernetes API
+ * ({@link KubernetesSource}) or a directory ({@link FileSource}); implement it for another store.
+ */
 export interface ExtensionConfigSource {
   /** kind names the source in logs and on the status endpoint ("kubernetes", "file"). */
   readonly kind: string
   /** Starts watching; resolves when the initial state is known. */
   start: (listener: SourceListener) => Promise<void>
+  /** Stops watching. */
   stop: () => Promise<void>
   /** The cached ExtensionConfigs. */
   list: () => ExtensionConfig[]

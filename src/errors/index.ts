@@ -3,6 +3,7 @@
 
 /** An error with a stable `code`, e.g. `ERR_RUNTIME_SDK_CALL`. */
 export interface CodedError<C extends string = string> extends Error {
+  /** code is the error's stable code: it stays the same across releases, unlike the message. */
   readonly code: C
 }
 
@@ -12,6 +13,7 @@ export interface CodedError<C extends string = string> extends Error {
  */
 export function codedError<const C extends string> (code: C): new (message: string, options?: ErrorOptions) => CodedError<C> {
   return class extends Error implements CodedError<C> {
+    /** code is the error's stable code: it stays the same across releases, unlike the message. */
     readonly code: C = code
     constructor (message: string, options?: ErrorOptions) {
       super(message, options)

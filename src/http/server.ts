@@ -28,6 +28,7 @@ export interface ConnectionLimits {
   maxConnections: number
 }
 
+/** The connection limits every server of runtime-sdk applies unless told otherwise. */
 export const DEFAULT_LIMITS: ConnectionLimits = {
   requestTimeoutMs: 60_000,
   headersTimeoutMs: 10_000,

@@ -9,58 +9,78 @@ import type { KubeCredentials } from './credentials.js'
 import { KubeApiError, type KubeStatus } from './errors.js'
 import { fromKubeConfig, type KubeConfigLike, type KubeconfigSelection, type KubeConnection, loadKubeConnection } from './kubeconfig.js'
 
+/** A list of objects as the API server answers a list request. */
 export interface KubeList<T> {
+  /** apiVersion of the list, e.g. runtime.cluster.x-k8s.io/v1beta2. */
   apiVersion?: string
+  /** kind of the list, e.g. ExtensionConfigList. */
   kind?: string
-  metadata: { resourceVersion?: string, continue?: string, remainingItemCount?: number }
+  /** metadata of the list. */
+  metadata: {
+    /** resourceVersion to watch from to see every change after this list. */
+    resourceVersion?: string
+    /** continue is the token that gets the next page, when the list was limited. */
+    continue?: string
+    /** remainingItemCount is how many items the next pages hold, when the server knows. */
+    remainingItemCount?: number
+  }
+  /** items are the objects. */
   items: T[]
 }
 
-type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK'
-
 /** One watch event. ERROR events never reach the handler: they end the watch with a KubeApiError. */
-export interface WatchEvent<T> {
-  type: WatchEventType
+export interface KubeWatchEvent<T> {
+  /** type of the event: ADDED, MODIFIED, DELETED, or BOOKMARK (the object carries only a resourceVersion). */
+  type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK'
+  /** object is the object as it is after the event (as it was before for DELETED). */
   object: T
 }
 
 type Query = Record<string, string | number | boolean | undefined>
 
-interface RequestOptions {
-  /** Query parameters; undefined values are left out. */
-  query?: Query
-  /** A JSON value (serialised) or a string/Buffer sent as is. */
+/** How one request of {@link KubeApi} is made. */
+export interface KubeRequestOptions {
+  /** query parameters; undefined values are left out. */
+  query?: Record<string, string | number | boolean | undefined>
+  /** body is a JSON value (serialised) or a string/Buffer sent as is. */
   body?: unknown
-  /** Content-Type of the body (default application/json). */
+  /** contentType of the body (default application/json). */
   contentType?: string
-  /** Accept header (default application/json). */
+  /** accept header (default application/json). */
   accept?: string
+  /** signal aborts the request. */
   signal?: AbortSignal
-  /** Abort the request (including reading the body) after this long; 0 = no limit. Default: the client's timeoutMs. */
+  /** timeoutMs aborts the request (including reading the body) after this long; 0 = no limit. Default: the client's timeoutMs. */
   timeoutMs?: number
 }
 
-interface WatchOptions {
-  /** Start after this resourceVersion; absent = "start at most recent" (the server sends ADDED for every object first). */
+/** How {@link KubeApi.watch} watches. */
+export interface KubeWatchOptions {
+  /** resourceVersion to start after; absent = "start at most recent" (the server sends ADDED for every object first). */
   resourceVersion?: string
+  /** allowWatchBookmarks asks the server for BOOKMARK events, which advance the resourceVersion without a change. */
   allowWatchBookmarks?: boolean
-  /** Ask the server to end the watch after this long; the client also gives up 30 s after it (half-open connections). */
+  /** timeoutSeconds asks the server to end the watch after this long; the client also gives up 30 s after it (half-open connections). */
   timeoutSeconds?: number
+  /** labelSelector limits the watch to objects with these labels, e.g. `app=x`. */
   labelSelector?: string
+  /** fieldSelector limits the watch to objects with these fields, e.g. `metadata.name=x`. */
   fieldSelector?: string
-  /** Accept header (default application/json), e.g. the PartialObjectMetadata form. */
+  /** accept header (default application/json), e.g. the PartialObjectMetadata form. */
   accept?: string
+  /** signal ends the watch: it rejects with the abort reason. */
   signal?: AbortSignal
-  /** More query parameters. */
-  query?: Query
-  /** Called once the server accepted the watch, before the first event. */
+  /** query holds more query parameters. */
+  query?: Record<string, string | number | boolean | undefined>
+  /** onOpen is called once the server accepted the watch, before the first event. */
   onOpen?: () => void
 }
 
+/** The options of {@link KubeApi}. */
 export interface KubeApiOptions {
-  /** Default per-request limit for everything but watches (default 30 000 ms; 0 = none). */
+  /** timeoutMs is the default per-request limit for everything but watches (default 30 000 ms; 0 = none). */
   timeoutMs?: number
-  /** User-Agent header (default runtime-sdk-controller). */
+  /** userAgent is the User-Agent header (default runtime-sdk-controller). */
   userAgent?: string
 }
 
@@ -69,6 +89,21 @@ const MERGE_PATCH = 'application/merge-patch+json'
 // The server ends a watch at timeoutSeconds; a stream still open this much later is presumed dead.
 const WATCH_DEADLINE_GRACE_MS = 30_000
 
+/**
+ * A small Kubernetes REST client: JSON requests and streaming watches against the API server of a kubeconfig, with
+ * its CA, client certificate and credentials (asked for per request, so rotated token files and exec plugins keep
+ * working). It knows paths, not kinds; a non-2xx answer is a {@link KubeApiError}.
+ *
+ * @example
+ * ```ts
+ * import { KubeApi } from 'runtime-sdk/controller'
+ *
+ * const api = new KubeApi() // KUBECONFIG, ~/.kube/config, then in-cluster
+ * const list = await api.list('/apis/runtime.cluster.x-k8s.io/v1beta2/extensionconfigs')
+ * console.log(list.items.length, list.metadata.resourceVersion)
+ * await api.close()
+ * ```
+ */
 export class KubeApi {
   /** The API server URL from the kubeconfig (no trailing slash). */
   readonly server: string
@@ -108,7 +143,7 @@ export class KubeApi {
   }
 
   /** One request; a JSON answer is parsed, an empty one gives undefined. Non-2xx answers throw KubeApiError. */
-  async request<T = unknown> (method: string, path: string, options: RequestOptions = {}): Promise<T> {
+  async request<T = unknown> (method: string, path: string, options: KubeRequestOptions = {}): Promise<T> {
     const what = `${method} ${path}`
     const { res, done } = await this.#send(method, path, options, options.timeoutMs ?? this.#timeoutMs, {})
     try {
@@ -125,31 +160,33 @@ export class KubeApi {
     }
   }
 
-  get<T = unknown> (path: string, options?: RequestOptions): Promise<T> {
+  /** GET an object (or any path); throws KubeApiError (404 NotFound, ...) when the server refuses. */
+  get<T = unknown> (path: string, options?: KubeRequestOptions): Promise<T> {
     return this.request<T>('GET', path, options)
   }
 
-  list<T = unknown> (path: string, options?: RequestOptions): Promise<KubeList<T>> {
+  /** GET a collection path: the list of its objects. */
+  list<T = unknown> (path: string, options?: KubeRequestOptions): Promise<KubeList<T>> {
     return this.request<KubeList<T>>('GET', path, options)
   }
 
   /** POST to a collection path. */
-  create<T = unknown> (path: string, body: unknown, options?: RequestOptions): Promise<T> {
+  create<T = unknown> (path: string, body: unknown, options?: KubeRequestOptions): Promise<T> {
     return this.request<T>('POST', path, { ...options, body })
   }
 
   /** PUT: a full replacement; optimistic concurrency when body.metadata.resourceVersion is set (409 Conflict). */
-  replace<T = unknown> (path: string, body: unknown, options?: RequestOptions): Promise<T> {
+  replace<T = unknown> (path: string, body: unknown, options?: KubeRequestOptions): Promise<T> {
     return this.request<T>('PUT', path, { ...options, body })
   }
 
   /** PATCH with a JSON merge patch (RFC 7386): null deletes a field, objects merge, lists are replaced. */
-  mergePatch<T = unknown> (path: string, patch: unknown, options?: RequestOptions): Promise<T> {
+  mergePatch<T = unknown> (path: string, patch: unknown, options?: KubeRequestOptions): Promise<T> {
     return this.request<T>('PATCH', path, { ...options, body: patch, contentType: MERGE_PATCH })
   }
 
   /** DELETE; options.body may carry DeleteOptions (preconditions, propagationPolicy). */
-  delete<T = unknown> (path: string, options?: RequestOptions): Promise<T> {
+  delete<T = unknown> (path: string, options?: KubeRequestOptions): Promise<T> {
     return this.request<T>('DELETE', path, options)
   }
 
@@ -159,7 +196,7 @@ export class KubeApi {
    * ERROR event (e.g. 410 Expired: the resourceVersion is too old), with the abort reason when the
    * signal fires, and with whatever onEvent throws (the stream is closed first).
    */
-  async watch<T = unknown> (path: string, options: WatchOptions, onEvent: (event: WatchEvent<T>) => void): Promise<void> {
+  async watch<T = unknown> (path: string, options: KubeWatchOptions, onEvent: (event: KubeWatchEvent<T>) => void): Promise<void> {
     const query: Query = {
       ...options.query,
       watch: 'true',
@@ -196,7 +233,7 @@ export class KubeApi {
     await Promise.all(agents.map(agent => agent.destroy()))
   }
 
-  async #send (method: string, path: string, options: RequestOptions, timeoutMs: number,
+  async #send (method: string, path: string, options: KubeRequestOptions, timeoutMs: number,
     extra: Partial<Dispatcher.RequestOptions>): Promise<{ res: Dispatcher.ResponseData, done: () => void }> {
     if (this.#closed) throw new Error(`kube api: closed (${method} ${path})`)
     const url = new URL(this.server + path)
@@ -261,7 +298,7 @@ function toConnection (config: KubeConfigLike | KubeConnection | KubeconfigSelec
 
 const newAgent = (connect: ConnectionOptions) => new Agent({ connect, keepAliveTimeout: 30_000 })
 
-function parseWatchEvent<T> (line: string, path: string): WatchEvent<T> {
+function parseWatchEvent<T> (line: string, path: string): KubeWatchEvent<T> {
   let event: { type?: string, object?: unknown }
   try {
     event = JSON.parse(line)
@@ -274,7 +311,7 @@ function parseWatchEvent<T> (line: string, path: string): WatchEvent<T> {
     case 'DELETED':
     case 'BOOKMARK':
       if (!event.object || typeof event.object !== 'object') throw new Error(`watch ${path}: ${event.type} event without an object`)
-      return event as WatchEvent<T>
+      return event as KubeWatchEvent<T>
     case 'ERROR':
       throw KubeApiError.fromStatus((event.object ?? {}) as KubeStatus)
     default:

@@ -8,9 +8,11 @@ import { oidc } from './oidc.js'
 
 /** What authenticates one request. */
 export interface KubeCredentials {
+  /** headers carry the credentials in each request, e.g. `authorization: Bearer <token>`. */
   headers: Record<string, string>
-  /** PEM client certificate and key (from an exec plugin): used instead of the connection's static ones. */
+  /** cert is a PEM client certificate (from an exec plugin): used instead of the connection's static one. */
   cert?: string
+  /** key is that client certificate's PEM key. */
   key?: string
 }
 

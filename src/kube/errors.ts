@@ -5,13 +5,21 @@ import { codedError } from '../errors/index.js'
 
 /** The metav1.Status object the apiserver returns for failed requests and in watch ERROR events. */
 export interface KubeStatus {
+  /** apiVersion is v1. */
   apiVersion?: string
+  /** kind is Status. */
   kind?: string
+  /** status is Failure for failed requests. */
   status?: string
+  /** message is a human readable description of the failure. */
   message?: string
+  /** reason is a machine readable cause, e.g. NotFound, AlreadyExists, Conflict, Invalid. */
   reason?: string
+  /** code is the HTTP status code of the failure. */
   code?: number
+  /** details name the object the failure is about and its causes (field errors), when the server gives them. */
   details?: Record<string, unknown>
+  /** metadata is the list metadata of the Status. */
   metadata?: Record<string, unknown>
 }
 
@@ -34,7 +42,9 @@ const reasonByCode: Record<number, string> = {
   504: 'Timeout'
 }
 
+/** A request the API server refused (a non-2xx answer) or a watch ERROR event: the HTTP status and the Status' reason. */
 export class KubeApiError extends Error {
+  /** name is KubeApiError. */
   override name = 'KubeApiError'
   /** code is the HTTP status (or Status.code of a watch ERROR event). */
   readonly code: number
@@ -85,7 +95,10 @@ export const isResourceExpired = (err: unknown): err is KubeApiError =>
 
 /** A manifest file that cannot be read or parsed. */
 export class ManifestError extends codedError('ERR_RUNTIME_SDK_MANIFEST') {
-  /** reason is the message without the file name. */
+  /**
+   * @param file the path of the manifest.
+   * @param reason the message without the file name.
+   */
   constructor (readonly file: string, readonly reason: string) {
     super(`${file}: ${reason}`)
   }

@@ -2,7 +2,9 @@
 // as kubectl reads them (kubeconfig.ts; credentials.ts, exec-plugin.ts and oidc.ts authenticate), the API server's
 // errors (errors.ts), list+watch caches (reflector.ts), Lease-based leader election (leader-election.ts) and
 // YAML/JSON manifests (manifests.ts). It knows paths and objects, not kinds.
-export { KubeApi, type KubeApiOptions } from './api.js'
+export { KubeApi, type KubeApiOptions, type KubeList, type KubeRequestOptions, type KubeWatchEvent, type KubeWatchOptions } from './api.js'
 export { KubeApiError, type KubeStatus } from './errors.js'
 export type { KubeCredentials } from './credentials.js'
 export type { KubeConfigLike, KubeconfigSelection, KubeConnection } from './kubeconfig.js'
+export { LeaderElector, type LeaderElectorOptions } from './leader-election.js'
+export type { Staleness } from './reflector.js'

@@ -30,11 +30,15 @@ export interface KubeconfigSelection {
 export interface KubeConnection {
   /** server is the API server URL. */
   server: string
+  /** ca is the PEM CA bundle that verifies the API server; the system roots when not set. */
   ca?: Buffer
-  /** The static client certificate and key; an exec plugin's come with the credentials. */
+  /** cert is the static PEM client certificate; an exec plugin's comes with the credentials. */
   cert?: Buffer
+  /** key is the static client certificate's PEM key. */
   key?: Buffer
+  /** servername is the TLS server name to verify instead of the server URL's host (tls-server-name). */
   servername?: string
+  /** insecureSkipTLSVerify skips verifying the API server's certificate (insecure-skip-tls-verify). */
   insecureSkipTLSVerify: boolean
   /** The context's namespace (in-cluster: the service account's). */
   namespace?: string
@@ -216,8 +220,35 @@ function inCluster (): KubeConnection {
  * depending on client-node (its types would become part of ours).
  */
 export interface KubeConfigLike {
-  getCurrentCluster (): { server: string, caFile?: string, caData?: string, tlsServerName?: string, skipTLSVerify?: boolean } | null
-  getCurrentUser (): { certFile?: string, certData?: string, keyFile?: string, keyData?: string, authProvider?: unknown, exec?: unknown } | null
+  /** The cluster of the current context, or null. */
+  getCurrentCluster (): {
+    /** server is the API server URL. */
+    server: string
+    /** caFile is the path of the PEM CA bundle. */
+    caFile?: string
+    /** caData is the PEM CA bundle, base64 encoded. */
+    caData?: string
+    /** tlsServerName is the TLS server name to verify. */
+    tlsServerName?: string
+    /** skipTLSVerify skips verifying the server's certificate. */
+    skipTLSVerify?: boolean
+  } | null
+  /** The user of the current context, or null. */
+  getCurrentUser (): {
+    /** certFile is the path of the PEM client certificate. */
+    certFile?: string
+    /** certData is the PEM client certificate, base64 encoded. */
+    certData?: string
+    /** keyFile is the path of the client certificate's PEM key. */
+    keyFile?: string
+    /** keyData is the client certificate's PEM key, base64 encoded. */
+    keyData?: string
+    /** authProvider is set when the user authenticates with an auth provider plugin. */
+    authProvider?: unknown
+    /** exec is set when the user authenticates with an exec credential plugin. */
+    exec?: unknown
+  } | null
+  /** Adds the user's credentials (headers, basic auth) to the options of a request. */
   applyToHTTPSOptions (options: HttpsRequestOptions): Promise<void>
 }
 

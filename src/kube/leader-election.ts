@@ -27,37 +27,41 @@ export interface Lease {
   spec?: LeaseSpec
 }
 
+/** The options of a {@link LeaderElector}. */
 export interface LeaderElectorOptions {
-  /** Namespace and name of the Lease. */
+  /** namespace of the Lease. */
   namespace: string
+  /** name of the Lease. */
   name: string
-  /** Who we are in holderIdentity (default `<hostname>_<random UUID>`). */
+  /** identity is who we are in holderIdentity (default `<hostname>_<random UUID>`). */
   identity?: string
   /**
-   * How long a lease stays valid without renewal; others wait this long before taking over (default
-   * 15 000 ms; written to the Lease rounded up to whole seconds, at least 1 s).
+   * leaseDurationMs is how long a lease stays valid without renewal; others wait this long before taking over
+   * (default 15 000 ms; written to the Lease rounded up to whole seconds, at least 1 s).
    */
   leaseDurationMs?: number
-  /** The leader steps down when renewal has not succeeded for this long (default 10 000 ms). */
+  /** renewDeadlineMs: the leader steps down when renewal has not succeeded for this long (default 10 000 ms). */
   renewDeadlineMs?: number
   /**
-   * Time between attempts to renew, and the longest between two attempts to acquire (default 2000 ms): candidates
-   * wait a random time between half of it and all of it, so a released lease is taken within one retry period.
+   * retryPeriodMs is the time between attempts to renew, and the longest between two attempts to acquire (default
+   * 2000 ms): candidates wait a random time between half of it and all of it, so a released lease is taken within
+   * one retry period.
    */
   retryPeriodMs?: number
   /**
-   * Called when we become leader; signal aborts when leadership ends. A returned promise is awaited
-   * before onStoppedLeading and before the lease is released, so work can finish first.
+   * onStartedLeading is called when we become leader; signal aborts when leadership ends. A returned promise is
+   * awaited before onStoppedLeading and before the lease is released, so work can finish first.
    */
   onStartedLeading?: (signal: AbortSignal) => void | Promise<void>
-  /** Called after leadership ended (lost or stop()), only if we were leading. */
+  /** onStoppedLeading is called after leadership ended (lost or stop()), only if we were leading. */
   onStoppedLeading?: () => void
-  /** Called when the observed holder changes (ourselves included); not for a released (empty) lease. */
+  /** onNewLeader is called when the observed holder changes (ourselves included); not for a released (empty) lease. */
   onNewLeader?: (identity: string) => void
-  /** Failures for logs and metrics (apiserver errors, callback errors); conflicts with other candidates are not errors. */
+  /** onError receives failures for logs and metrics (API server errors, callback errors); conflicts with other candidates are not errors. */
   onError?: (err: Error) => void
-  /** Clock (tests). */
+  /** now is the clock (tests). */
   now?: () => number
+  /** random draws the jitter of the retry waits (tests). */
   random?: () => number
 }
 
@@ -66,7 +70,14 @@ export function formatMicroTime (time: Date | number): string {
   return new Date(time).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z')
 }
 
+/**
+ * Leader election on a coordination.k8s.io/v1 Lease with client-go's semantics: acquire when the lease is free,
+ * expired or already ours; renew every retryPeriod; step down when renewal has not succeeded for renewDeadline;
+ * optimistic concurrency through resourceVersion. Expiry is judged by our own clock from when we last saw the lease
+ * change, so clock skew between candidates does not matter. It needs get, create and update on leases.
+ */
 export class LeaderElector {
+  /** identity is who we are in the Lease's holderIdentity. */
   readonly identity: string
   readonly #api: KubeApi
   readonly #options: LeaderElectorOptions
@@ -108,6 +119,7 @@ export class LeaderElector {
     return this
   }
 
+  /** Whether we hold the lease now. */
   isLeader (): boolean {
     return this.#leading
   }

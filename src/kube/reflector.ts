@@ -9,7 +9,7 @@
 // update without them leaves the server's unchanged.
 import { isKubeApiError, isResourceExpired } from './errors.js'
 import type { StoredObject } from '../api/kube-object.js'
-import type { KubeApi, KubeList, WatchEvent } from './api.js'
+import type { KubeApi, KubeList, KubeWatchEvent } from './api.js'
 import { RetryBackoff, sleep, type BackoffOptions } from '../backoff/backoff.js'
 
 export const PARTIAL_OBJECT_METADATA_LIST = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1'
@@ -55,6 +55,7 @@ export interface ReflectorErrorInfo {
 
 /** Since when the cache may miss changes: the last list or watch failed and none succeeded since. */
 export interface Staleness {
+  /** since is when the first of the failures happened. */
   since: Date
   /** error is the message of the last failure. */
   error: string
@@ -285,7 +286,7 @@ export class Reflector<T extends StoredObject> {
     this.#unreachableBackoff.reset()
   }
 
-  #apply (event: WatchEvent<T>): void {
+  #apply (event: KubeWatchEvent<T>): void {
     const obj = event.object
     const rv = obj.metadata?.resourceVersion
     if (event.type !== 'BOOKMARK') {

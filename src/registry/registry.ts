@@ -12,19 +12,25 @@ export interface ExtensionRegistration {
   name: string
   /** handlerName is the short name the extension serves the handler at. */
   handlerName: string
+  /** extensionConfigName is the name of the ExtensionConfig the handler was discovered from. */
   extensionConfigName: string
+  /** extensionConfigResourceVersion is that ExtensionConfig's metadata.resourceVersion when it was registered ('' if it had none). */
   extensionConfigResourceVersion: string
   /** gvh is the hook version the handler implements. */
   gvh: GroupVersionHook
   /** namespaceSelector undefined matches no namespace; `{}` matches all. */
   namespaceSelector: LabelSelector | undefined
+  /** clientConfig says how to reach the extension (the ExtensionConfig's spec.clientConfig). */
   clientConfig: ClientConfig
   /** timeoutSeconds is 10 when the handler did not declare one (or declared 0). */
   timeoutSeconds: number
+  /** failurePolicy is Fail (the default) or Ignore: whether a failed call fails the hook or is ignored. */
   failurePolicy: FailurePolicy
+  /** settings are the ExtensionConfig's spec.settings, sent with every call to the handler. */
   settings: Record<string, string>
 }
 
+/** A registry used before warmUp, a handler it does not have, or an ExtensionConfig whose handlers cannot be registered. */
 export class RegistryError extends codedError('ERR_RUNTIME_SDK_REGISTRY') {}
 
 /** `<handler>.<ExtensionConfig name>`. */
@@ -122,6 +128,7 @@ export class ExtensionRegistry {
     this.#resolveReady()
   }
 
+  /** Whether warmUp succeeded: until then only warmUp may be called. */
   isReady (): boolean {
     return this.#ready
   }
@@ -156,6 +163,7 @@ export class ExtensionRegistry {
       .sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
   }
 
+  /** The handler registered as `name` (`<handler>.<ExtensionConfig name>`); throws RegistryError when there is none. */
   get (name: string): ExtensionRegistration {
     if (!this.#ready) throw new RegistryError('invalid operation: Get cannot be called on a registry not yet ready')
     const r = this.#items.get(name)

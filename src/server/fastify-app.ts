@@ -16,7 +16,9 @@ import { mountHookRoutes } from './plugin.js'
 
 /** What a server's /metrics shows. */
 export interface MetricsView {
+  /** contentType is the Content-Type of the metrics text, e.g. prom-client's Prometheus text format. */
   contentType: string
+  /** metrics resolves to the text /metrics answers with. */
   metrics: () => Promise<string>
 }
 

@@ -20,9 +20,15 @@ export interface InProcessCallOptions {
 
 /** An extension's handlers, callable in process. */
 export interface InProcessExtension {
+  /** catalog holds the hooks the extension's handlers implement. */
   readonly catalog: Catalog
   /** discovery is the Discovery response the extension answers with. */
-  readonly discovery: { status: 'Success', handlers: AnnouncedHandler[] }
+  readonly discovery: {
+    /** status is Success. */
+    status: 'Success'
+    /** handlers are the handlers the extension serves, as Discovery announces them. */
+    handlers: AnnouncedHandler[]
+  }
   /** paths lists the hook paths served, Discovery first (relative to the extension's URL, as Discovery's handlers are called). */
   readonly paths: readonly string[]
   /**
@@ -35,11 +41,21 @@ export interface InProcessExtension {
 }
 
 /**
- * An extension's handlers callable without a server:
+ * An extension's handlers callable without a server, for unit tests: each call goes through what a call over HTTPS
+ * goes through (the request serialized to JSON, decoded and checked, the handler run against its deadline, the answer
+ * checked), so the response is the one the server would send. The handlers are checked now: ExtensionHandlerError
+ * names every problem.
  *
+ * @example
  * ```ts
- * const extension = createInProcessExtension({ handlers })
+ * import { createInProcessExtension, v1alpha1 } from 'runtime-sdk'
+ * import { sampleRequest } from 'runtime-sdk/testing'
+ *
+ * const extension = createInProcessExtension({
+ *   handlers: [{ hook: v1alpha1.BeforeClusterCreate, name: 'hold', handler: () => ({ status: 'Success', retryAfterSeconds: 30 }) }]
+ * })
  * const response = await extension.call(v1alpha1.BeforeClusterCreate, 'hold', sampleRequest(v1alpha1.BeforeClusterCreate))
+ * // response.retryAfterSeconds === 30
  * ```
  */
 export function createInProcessExtension<const T extends readonly HookDefinition[]> (options: ExtensionOptions<T> & { logger?: Logger }): InProcessExtension {

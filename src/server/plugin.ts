@@ -23,21 +23,11 @@ export function mountHookRoutes (scope: FastifyInstance, endpoints: readonly Hoo
   }
 }
 
-/**
- * The extension's hooks as a fastify plugin, registered either way:
- *
- * ```ts
- * await app.register(runtimeExtension({ handlers: [{ hook: v1alpha1.BeforeClusterCreate, name: 'hold', handler: (request) => ({ status: 'Success' }) }] }), { prefix: '/extension' })
- * await app.register(runtimeExtension, { prefix: '/extension', handlers: [defineHandler({ hook: v1alpha1.BeforeClusterCreate, ... })] })
- * ```
- *
- * Called with the options first, it types every inline handler from its hook (fastify's `register` cannot pass
- * that typing through its options); registered directly, it takes handlers made with defineHandler.
- * Handlers are checked when the plugin loads: `app.ready()` rejects with a ExtensionHandlerError naming every problem.
- * Cluster API calls extensions over HTTPS only: serve the app with TLS (or use createExtensionServer).
- */
-interface RuntimeExtensionPlugin extends FastifyPluginAsync<RuntimeExtensionOptions> {
+/** The type of {@link runtimeExtension}: a fastify plugin, or a function of the options that makes one. */
+export interface RuntimeExtensionPlugin extends FastifyPluginAsync<RuntimeExtensionOptions> {
+  /** Makes the plugin from the options, typing every inline handler from its hook; the handlers are checked now. */
   <const T extends readonly HookDefinition[]> (options: RuntimeExtensionOptions<T>): FastifyPluginAsync
+  /** Registered directly: mounts the hook routes of `options` on `app`; the handlers are checked when the plugin loads. */
   (app: FastifyInstance, options: RuntimeExtensionOptions): Promise<void>
 }
 
@@ -50,6 +40,32 @@ function isFastifyInstance (value: unknown): value is FastifyInstance {
   return typeof value === 'object' && value !== null && typeof (value as { register?: unknown }).register === 'function' && typeof (value as { route?: unknown }).route === 'function'
 }
 
+/**
+ * The extension's hooks as a fastify plugin, registered either way (see the example). Called with the options first,
+ * it types every inline handler from its hook (fastify's `register` cannot pass that typing through its options);
+ * registered directly, it takes handlers made with defineHandler. Handlers are checked when the plugin loads:
+ * `app.ready()` rejects with a ExtensionHandlerError naming every problem. Each call is answered exactly as
+ * {@link createExtensionServer} answers it. Cluster API calls extensions over HTTPS only: serve the app with TLS (or
+ * use createExtensionServer).
+ *
+ * @example
+ * ```ts
+ * import Fastify from 'fastify'
+ * import { defineHandler, runtimeExtension, v1alpha1 } from 'runtime-sdk'
+ *
+ * const app = Fastify({ https: { cert, key } })
+ * // The options first: inline handlers are typed from their hook.
+ * await app.register(runtimeExtension({
+ *   handlers: [{ hook: v1alpha1.BeforeClusterCreate, name: 'hold', handler: () => ({ status: 'Success' }) }]
+ * }), { prefix: '/extension' })
+ * // Or registered directly, with handlers made with defineHandler.
+ * await app.register(runtimeExtension, {
+ *   prefix: '/other-extension',
+ *   handlers: [defineHandler({ hook: v1alpha1.AfterControlPlaneInitialized, name: 'notify', handler: () => ({ status: 'Success' }) })]
+ * })
+ * await app.listen({ port: 9443, host: '0.0.0.0' })
+ * ```
+ */
 export const runtimeExtension = Object.assign(function runtimeExtension (first: FastifyInstance | RuntimeExtensionOptions, second?: RuntimeExtensionOptions) {
   if (isFastifyInstance(first)) return Promise.resolve().then(() => mount(first, second as RuntimeExtensionOptions))
   // Checked now, so that a mistake points at the call that made it.

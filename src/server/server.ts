@@ -24,6 +24,7 @@ import { createMetrics } from './metrics.js'
 
 export type { MetricsView }
 
+/** The options of {@link createExtensionServer}: the extension's handlers and how they are served. */
 export interface ExtensionServerOptions<T extends readonly HookDefinition[] = readonly HookDefinition[]> extends ExtensionOptions<T> {
   /** tls serves HTTPS from certificate files, re-read when they change. Required unless insecureHttp. */
   tls?: TLSFileOptions
@@ -33,6 +34,7 @@ export interface ExtensionServerOptions<T extends readonly HookDefinition[] = re
   pathPrefix?: string
   /** logger is a pino logger; by default JSON to stdout at logLevel. */
   logger?: Logger
+  /** logLevel is the level of the default logger (default info); ignored when logger is given. */
   logLevel?: string
   /** limits bound slow, idle or greedy clients (DEFAULT_LIMITS, each overridable). */
   limits?: Partial<ConnectionLimits>
@@ -44,6 +46,7 @@ export interface ExtensionServerOptions<T extends readonly HookDefinition[] = re
   metricsView?: (registry: Registry) => MetricsView
 }
 
+/** Where {@link ExtensionServer.listen} listens. */
 export interface ListenOptions {
   /** port defaults to 9443, like Cluster API's server; 0 picks a free port. */
   port?: number
@@ -51,15 +54,33 @@ export interface ListenOptions {
   host?: string
 }
 
+/** A Runtime Extension server made by {@link createExtensionServer}; it serves once {@link ExtensionServer.listen} is called. */
 export interface ExtensionServer {
   /** app is the underlying fastify instance (inject, extra routes before listen); loaded on first use. */
   readonly app: FastifyInstance
+  /** catalog holds the hooks the server's handlers implement. */
   readonly catalog: Catalog
   /** discovery is the Discovery response the server answers with. */
-  readonly discovery: { status: 'Success', handlers: AnnouncedHandler[] }
+  readonly discovery: {
+    /** status is Success. */
+    status: 'Success'
+    /** handlers are the handlers the extension serves, as Discovery announces them. */
+    handlers: AnnouncedHandler[]
+  }
   /** routes lists the hook paths, Discovery first. */
-  readonly routes: ReadonlyArray<{ path: string, hook: string, apiVersion: string, name: string }>
+  readonly routes: ReadonlyArray<{
+    /** path the route is served at, with the server's pathPrefix. */
+    path: string
+    /** hook is the hook's name, e.g. BeforeClusterCreate. */
+    hook: string
+    /** apiVersion is the hook's group and version. */
+    apiVersion: string
+    /** name is the handler's name; '' for Discovery. */
+    name: string
+  }>
+  /** metrics is the prom-client registry of the server's metrics (runtime_sdk_extension_*), served at /metrics. */
   readonly metrics: Registry
+  /** openapi is the OpenAPI document of the server's hooks, served at /openapi.json; built on first use. */
   readonly openapi: OpenAPIDocument
   /** listen starts serving and resolves to the base URL, e.g. https://127.0.0.1:9443. */
   listen: (options?: ListenOptions) => Promise<string>
@@ -71,6 +92,29 @@ export interface ExtensionServer {
   inject: (options: InjectOptions | string) => Promise<InjectResponse>
 }
 
+/**
+ * A Runtime Extension served over HTTPS, as Cluster API calls it: Discovery answered from the handlers, one route per
+ * handler, every request checked as Cluster API's server decodes it and every answer as Cluster API's client reads it,
+ * handlers held to the caller's timeout. It also serves /healthz, /readyz, /metrics, and (unless `docs: false`)
+ * /openapi.json with a UI at /docs. The handlers are checked now: ExtensionHandlerError names every problem.
+ * Certificate files are read again when they change.
+ *
+ * @example
+ * ```ts
+ * import { createExtensionServer, v1alpha1 } from 'runtime-sdk'
+ *
+ * const server = createExtensionServer({
+ *   tls: { certFile: '/tmp/k8s-webhook-server/serving-certs/tls.crt', keyFile: '/tmp/k8s-webhook-server/serving-certs/tls.key' },
+ *   handlers: [{
+ *     hook: v1alpha1.BeforeClusterUpgrade,
+ *     name: 'wait-for-backup',
+ *     handler: (request) => ({ status: 'Success', message: `upgrading to ${request.toKubernetesVersion}` })
+ *   }]
+ * })
+ * console.log(await server.listen({ port: 9443 })) // https://localhost:9443
+ * process.once('SIGTERM', () => { void server.close() })
+ * ```
+ */
 export function createExtensionServer<const T extends readonly HookDefinition[]> (options: ExtensionServerOptions<T>): ExtensionServer {
   if (options.tls && options.insecureHttp) throw new ExtensionHandlerError('pass either tls or insecureHttp, not both')
   if (!options.tls && !options.insecureHttp) throw new ExtensionHandlerError('TLS is required: pass tls { certFile, keyFile } (or insecureHttp: true to serve plain HTTP on purpose)')

@@ -4,16 +4,20 @@ import type { HookDefinition } from '../api/hooks/define.js'
 import type { HookTypes } from '../api/hooks/v1alpha1/types.generated.js'
 import type { FailurePolicy } from '../api/hooks/v1alpha1/types.generated.js'
 
-/** Every field of a v1alpha1 hook response. */
-type ResponseField = { [N in keyof HookTypes]: keyof HookTypes[N]['response'] }[keyof HookTypes]
-
 /**
  * What a handler returns: the hook's response. `retryAfterSeconds` may be left out (0); `kind` and `apiVersion`
  * are filled in by the server. Fields only other hooks' responses have are refused, so the answer of another hook
  * does not compile (TypeScript checks no other unknown fields of a returned object).
  */
-export type HandlerResult<Res> = (Res extends { retryAfterSeconds: number } ? Omit<Res, 'retryAfterSeconds'> & { retryAfterSeconds?: number } : Res) &
-  { [K in Exclude<ResponseField, keyof Res>]?: never }
+export type HandlerResult<Res> = (Res extends {
+  /** retryAfterSeconds: the responses of blocking hooks have it. */
+  retryAfterSeconds: number
+} ? Omit<Res, 'retryAfterSeconds'> & {
+  /** retryAfterSeconds asks the caller to call again after this many seconds; 0 (the default) lets the operation go on. */
+  retryAfterSeconds?: number
+} : Res) &
+  // Every field of a v1alpha1 hook response that this one does not have.
+  { [K in Exclude<{ [N in keyof HookTypes]: keyof HookTypes[N]['response'] }[keyof HookTypes], keyof Res>]?: never }
 
 /** Everything a handler gets besides the request. */
 export interface HandlerContext {
@@ -29,28 +33,30 @@ export interface HandlerContext {
   name: string
 }
 
-/** What every hook response has: how TypeScript keeps `'Success'` a literal before it knows the hook. */
-interface AnyResponse { status: 'Success' | 'Failure' }
-
-/**
- * The function of a handler of any hook (ExtensionHandler without a hook type). Declared as a method so that it is
- * checked bivariantly: every typed handler function is one.
- */
-type AnyHandlerFunction = { handler (request: unknown, ctx: HandlerContext): AnyResult | Promise<AnyResult> }['handler']
-
-/**
- * Any handler's result. Naming every v1alpha1 result keeps the string literals of a handler without parameters
- * (`patchType: 'JSONPatch'`) while TypeScript still infers which hook it belongs to.
- */
-type AnyResult = AnyResponse | { [N in keyof HookTypes]: HandlerResult<HookTypes[N]['response']> }[keyof HookTypes]
-
 /**
  * The function implementing a hook: the request and result types come from the hook definition.
  * (A conditional type on purpose: TypeScript then types an inline handler from the `hook` next to it, literals included.)
+ *
+ * For a handler of any hook (`ExtensionHandler` without a hook type) it is a function of any request returning any
+ * hook's result `R`, declared as a method so that it is checked bivariantly: every typed handler function is one. `R`
+ * names every v1alpha1 result, which keeps the string literals of a handler without parameters (`patchType:
+ * 'JSONPatch'`) while TypeScript still infers which hook it belongs to, and `{ status }`, what every hook response
+ * has, which keeps `'Success'` a literal before TypeScript knows the hook.
  */
-export type HandlerFunction<H extends HookDefinition> = H extends HookDefinition<infer Req, infer Res extends AnyResponse>
+export type HandlerFunction<H extends HookDefinition> = H extends HookDefinition<infer Req, infer Res extends {
+  /** status is Success or Failure: every hook response has it. */
+  status: 'Success' | 'Failure'
+}>
   ? (request: Req, ctx: HandlerContext) => HandlerResult<Res> | Promise<HandlerResult<Res>>
-  : AnyHandlerFunction
+  : ({
+      /** status is Success or Failure: every hook response has it. */
+      status: 'Success' | 'Failure'
+    } | { [N in keyof HookTypes]: HandlerResult<HookTypes[N]['response']> }[keyof HookTypes]) extends infer R
+      ? {
+          /** Answers a request of any hook. */
+          handler (request: unknown, ctx: HandlerContext): R | Promise<R>
+        }['handler']
+      : never
 
 /**
  * One handler of an extension (Cluster API's ExtensionHandler): the hook it implements, its name (a DNS-1123
@@ -62,6 +68,10 @@ export interface ExtensionHandler<H extends HookDefinition = HookDefinition> {
   hook: H
   /** name is a DNS-1123 label, unique within the extension; it is the last segment of the handler's path. */
   name: string
+  /**
+   * handler answers the hook's requests. A thrown error, or a handler still running at its deadline, is answered with
+   * status Failure: a HookError's message as is, a generic message for any other error.
+   */
   handler: HandlerFunction<H>
   /** timeoutSeconds (0..30) is announced in Discovery; Cluster API uses 10 when absent. */
   timeoutSeconds?: number

@@ -2,7 +2,7 @@
 // RuntimeClient, in milliseconds and without a management cluster. Discovery, DiscoverVariables, the Cluster's
 // variables defaulted and checked, ValidateTopology and GeneratePatches with requests built as Cluster API builds
 // them, and the lifecycle hooks in Cluster API's order on a virtual clock.
-import type { Cluster, ClusterVariable, HolderReference } from '../api/hooks/v1alpha1/types.generated.js'
+import type { Cluster, ClusterVariable, HolderReference, ObjectMeta } from '../api/hooks/v1alpha1/types.generated.js'
 import { createCatalog } from '../catalog/default.js'
 import type { RuntimeClient } from '../client/runtime-client.js'
 import { createInProcessExtension } from '../server/in-process.js'
@@ -11,7 +11,7 @@ import type { ExtensionHandler } from '../server/types.js'
 import { generatedUid, generateNames } from './desired.js'
 import { SimulationInputError } from './errors.js'
 import { InProcessRuntimeClient } from './in-process-client.js'
-import { resolveInputs, type SourceOf } from './inputs.js'
+import { resolveInputs } from './inputs.js'
 import { CLUSTER_FINALIZER, Lifecycle, type LifecycleOptions, type PhaseResult } from './lifecycle.js'
 import { jsonCopy, type KubeDocument } from './objects.js'
 import { PatchFailure } from './patches.js'
@@ -29,8 +29,11 @@ export interface SimulateOptions {
   extensionName?: string
   /** objects hold the Cluster (one with a topology), its ClusterClass and the templates it references, in any order. */
   objects?: readonly unknown[]
+  /** cluster is the Cluster, when not among `objects`. */
   cluster?: unknown
+  /** clusterClass is its ClusterClass, when not among `objects`. */
   clusterClass?: unknown
+  /** templates are the templates the ClusterClass references, when not among `objects`. */
   templates?: readonly unknown[]
   /** toVersion upgrades the Cluster to this Kubernetes version after it is created. */
   toVersion?: string
@@ -39,7 +42,7 @@ export interface SimulateOptions {
   /** checkDeterminism calls every handler a second time with the same request and requires the same answer (default true). */
   checkDeterminism?: boolean
   /** sourceOf names where an object came from (a file) in input errors. */
-  sourceOf?: SourceOf
+  sourceOf?: (object: unknown) => string | undefined
   /** startTime is the wall-clock time virtual time 0 stands for, in timestamps (default 2025-01-01T00:00:00Z). */
   startTime?: Date
 }
@@ -48,14 +51,25 @@ export interface SimulateOptions {
 export interface SimulatedTemplate {
   /** role is where the template is used: infrastructureCluster, controlPlane, controlPlaneMachineInfrastructure, `machineDeployment <name> bootstrap`, ... */
   role: string
+  /** kind of the template, e.g. KubeadmControlPlaneTemplate. */
   kind: string
   /** name is the template's name in the ClusterClass. */
   name: string
   /** generatedName is what Cluster API names the object or template it makes from it. */
   generatedName: string
+  /** holder is the object that references the template and the field it does so with, as GeneratePatches sends it. */
   holder: HolderReference
   /** patched is the template as GeneratePatches sent it, with every patch applied (API server fields left out). */
-  patched: KubeDocument
+  patched: {
+    /** apiVersion of the template. */
+    apiVersion?: string
+    /** kind of the template. */
+    kind?: string
+    /** metadata of the template. */
+    metadata?: ObjectMeta
+    /** Every other field of the template. */
+    [field: string]: unknown
+  }
   /** diff holds the JSON Patch operations the class's patches made to it. */
   diff: JsonPatchOperation[]
 }
@@ -66,10 +80,19 @@ export interface SimulationResult {
   outcome: 'completed' | 'failed'
   /** error says what failed and where (hook, handler, template), in one line. */
   error?: string
+  /** timeline lists every hook call and every step of the cluster, in order. */
   timeline: TimelineEntry[]
   /** templates are the patched templates of the last phase (after the upgrade, with toVersion). */
   templates: SimulatedTemplate[]
-  phases: Array<{ phase: PhaseResult['phase'], version: string, templates: SimulatedTemplate[] }>
+  /** phases are the patched templates of each phase the life went through. */
+  phases: Array<{
+    /** phase is create, or upgrade (with toVersion). */
+    phase: PhaseResult['phase']
+    /** version is the Kubernetes version of the phase. */
+    version: string
+    /** templates are the patched templates of the phase. */
+    templates: SimulatedTemplate[]
+  }>
   /** variables are the Cluster's variables as defaulted and validated. */
   variables: ClusterVariable[]
   /** notes name what the simulation did not evaluate. */

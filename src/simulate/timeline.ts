@@ -13,16 +13,21 @@ import { findStackTrace } from '../conformance/stack-trace.js'
 export interface TimelineEntry {
   /** at is the virtual time, in seconds since the simulation started. */
   at: number
+  /** hook is the hook called, e.g. BeforeClusterCreate; empty for the cluster's own steps. */
   hook: string
   /** handler is the registered handler name; empty for an event or a hook no handler implements. */
   handler: string
   /** status: the handler's Success or Failure, `Error` for a call that failed on the way, `Event` for the cluster's own steps. */
   status: string
+  /** retryAfterSeconds is the answer's, when it asks to be called again. */
   retryAfterSeconds?: number
+  /** message is the answer's message, or what happened. */
   message?: string
   /** step says what the call is for, e.g. `patch reference` or `upgrade to v1.35.0`. */
   step?: string
+  /** request is the request as sent. */
   request?: Record<string, unknown>
+  /** response is the answer as received. */
   response?: Record<string, unknown>
 }
 

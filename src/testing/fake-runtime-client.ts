@@ -12,15 +12,22 @@ import type { CallResult, HandlerOutcome, KubeObject, RuntimeClient } from '../c
 import type { HandlerResult } from '../server/types.js'
 
 /**
- * A scripted answer: the handler's response, `{ error }` for a call that failed on the way (transport, timeout:
- * subject to the handler's failurePolicy), or a function of the request returning either.
+ * A scripted answer `S`: the handler's response, or `{ error }` for a call that failed on the way (transport, timeout:
+ * subject to the handler's failurePolicy); or a function of the request returning one.
  */
-export type FakeAnswer<H extends HookDefinition> = H extends HookDefinition<infer Req, infer Res extends { status: 'Success' | 'Failure' }>
-  ? Scripted<HandlerResult<Res>> | ((request: Req) => Scripted<HandlerResult<Res>> | Promise<Scripted<HandlerResult<Res>>>)
+export type FakeAnswer<H extends HookDefinition> = H extends HookDefinition<infer Req, infer Res extends {
+  /** status is Success or Failure: every hook response has it. */
+  status: 'Success' | 'Failure'
+}>
+  ? (HandlerResult<Res> | {
+      /** error is the calling error, e.g. "connection refused"; the outcome's error is `http call failed: <error>`. */
+      error: string
+    }) extends infer S
+      ? S | ((request: Req) => S | Promise<S>)
+      : never
   : never
 
-type Scripted<R> = R | { error: string }
-
+/** How a scripted handler is registered. */
 export interface FakeHandlerOptions {
   /** failurePolicy of the handler (default Fail): Ignore turns `{ error }` answers into ignored outcomes. */
   failurePolicy?: 'Fail' | 'Ignore'
@@ -34,7 +41,9 @@ export interface FakeCall {
   hook: string
   /** name is the handler's registered name. */
   name: string
+  /** request is a copy of the request the handler got. */
   request: unknown
+  /** forObject is the object the hook was called for. */
   forObject: KubeObject
 }
 
@@ -45,7 +54,27 @@ interface ScriptedHandler {
   options: FakeHandlerOptions
 }
 
+/**
+ * A RuntimeClient answering from a script (Cluster API's fake runtime client), so that a controller can be unit-tested
+ * without extensions. Answers are scripted per hook and handler name, every call is recorded, and the matching of
+ * handlers, their order, the aggregation of responses, failure policies and error messages are the real client's.
+ * It is ready at once unless `ready: false`.
+ *
+ * @example
+ * ```ts
+ * import { v1alpha1 } from 'runtime-sdk'
+ * import { FakeRuntimeClient, sampleRequest } from 'runtime-sdk/testing'
+ *
+ * const client = new FakeRuntimeClient()
+ *   .handle(v1alpha1.BeforeClusterUpgrade, 'wait.my-extension', { status: 'Success', retryAfterSeconds: 30 })
+ *   .handle(v1alpha1.BeforeClusterUpgrade, 'check.other-extension', { error: 'connection refused' }, { failurePolicy: 'Ignore' })
+ * const request = sampleRequest(v1alpha1.BeforeClusterUpgrade)
+ * const { response } = await client.callAllExtensions(v1alpha1.BeforeClusterUpgrade, request.cluster, request)
+ * // response.retryAfterSeconds === 30; client.callsOf(v1alpha1.BeforeClusterUpgrade).length === 2
+ * ```
+ */
 export class FakeRuntimeClient implements RuntimeClient {
+  /** catalog holds the hooks that can be scripted and called. */
   readonly catalog: Catalog
   /** calls lists every handler call in order (each handler of a callAllExtensions is one). */
   readonly calls: FakeCall[] = []
@@ -54,6 +83,10 @@ export class FakeRuntimeClient implements RuntimeClient {
   readonly #handlers: ScriptedHandler[] = []
   #ready: boolean
 
+  /**
+   * @param options.catalog holds the hooks (default: createCatalog(), Cluster API's).
+   * @param options.ready false makes the client unready until warmUp, as a real one is (default true).
+   */
   constructor (options: { catalog?: Catalog, ready?: boolean } = {}) {
     this.catalog = options.catalog ?? createCatalog()
     this.#ready = options.ready ?? true

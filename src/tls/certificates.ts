@@ -14,6 +14,7 @@ type CryptoKeyPair = webcrypto.CryptoKeyPair
 const ALGORITHM = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' }
 const DAY_MS = 24 * 60 * 60 * 1000
 
+/** A certificate and its private key, PEM encoded. */
 export interface PemPair {
   /** cert is the PEM certificate. */
   cert: string
@@ -21,23 +22,41 @@ export interface PemPair {
   key: string
 }
 
+/** A self-signed CA (its certificate and key) that issues leaf certificates. */
 export interface CertificateAuthority extends PemPair {
   /** issue signs a leaf certificate with this CA. */
   issue: (options: LeafOptions) => Promise<PemPair>
 }
 
+/** What a leaf certificate is issued for. */
 export interface LeafOptions {
+  /** commonName is the subject's CN. */
   commonName: string
   /** dnsNames and ipAddresses become subject alternative names; clients match the host against them. */
   dnsNames?: string[]
+  /** ipAddresses become IP subject alternative names, e.g. 127.0.0.1. */
   ipAddresses?: string[]
   /** usage: serverAuth for serving certificates (default), clientAuth for mTLS client certificates. */
   usage?: 'server' | 'client'
+  /** validDays is how long the certificate is valid from notBefore (default 365). */
   validDays?: number
   /** notBefore defaults to one minute ago, to tolerate clock skew. */
   notBefore?: Date
 }
 
+/**
+ * A new self-signed CA (ECDSA P-256), valid for `validDays` from one minute ago, for tests of TLS, mTLS and
+ * subject alternative names. Its key exists only in memory and in what you write it to.
+ *
+ * @example
+ * ```ts
+ * import { createCertificateAuthority } from 'runtime-sdk/testing'
+ *
+ * const ca = await createCertificateAuthority('test CA')
+ * const serving = await ca.issue({ commonName: 'localhost', dnsNames: ['localhost'], ipAddresses: ['127.0.0.1'] })
+ * const client = await ca.issue({ commonName: 'cluster-api', usage: 'client' })
+ * ```
+ */
 export async function createCertificateAuthority (commonName = 'runtime-sdk CA', validDays = 365): Promise<CertificateAuthority> {
   const keys = await webcrypto.subtle.generateKey(ALGORITHM, true, ['sign', 'verify']) as CryptoKeyPair
   const notBefore = new Date(Date.now() - 60_000)
@@ -111,8 +130,11 @@ export async function mintSelfSignedServingCertificate (options: Omit<LeafOption
 
 /** Where writeLoopbackServingCertificate put its files. */
 export interface ServingFiles {
+  /** caFile is the path of the CA certificate, `<dir>/ca.crt`: what a client trusts. */
   caFile: string
+  /** certFile is the path of the serving certificate, `<dir>/tls.crt`. */
   certFile: string
+  /** keyFile is the path of the serving certificate's key, `<dir>/tls.key`. */
   keyFile: string
   /** caPem is the PEM of the new CA (also in caFile). */
   caPem: string

@@ -5,6 +5,7 @@ import { readFile } from 'node:fs/promises'
 import { createSecureContext, type SecureContextOptions } from 'node:tls'
 import type { Logger } from 'pino'
 
+/** The certificate files a server serves HTTPS with; they are read again when they change (a renewed certificate). */
 export interface TLSFileOptions {
   /** certFile is the PEM serving certificate (chain), e.g. <cert-dir>/tls.crt. */
   certFile: string

@@ -11,40 +11,38 @@ const CONTROL_PLANE_MACHINE_INFRASTRUCTURE_V1BETA1 = 'spec.machineTemplate.infra
 const BOOTSTRAP = 'spec.template.spec.bootstrap.configRef'
 const INFRASTRUCTURE = 'spec.template.spec.infrastructureRef'
 
-type Holder = Pick<HolderReference, 'kind' | 'fieldPath'>
-
 /** The infrastructure cluster template (held by the Cluster's spec.infrastructureRef). */
-export function isInfrastructureClusterTemplate (holder: Holder): boolean {
+export function isInfrastructureClusterTemplate (holder: Pick<HolderReference, 'kind' | 'fieldPath'>): boolean {
   return holder.kind === 'Cluster' && holder.fieldPath === 'spec.infrastructureRef'
 }
 
 /** The control plane template (held by the Cluster's spec.controlPlaneRef). */
-export function isControlPlaneTemplate (holder: Holder): boolean {
+export function isControlPlaneTemplate (holder: Pick<HolderReference, 'kind' | 'fieldPath'>): boolean {
   return holder.kind === 'Cluster' && holder.fieldPath === 'spec.controlPlaneRef'
 }
 
 /** The control plane's machine infrastructure template, in either contract version's field path. */
-export function isControlPlaneMachineInfrastructureTemplate (holder: Holder): boolean {
+export function isControlPlaneMachineInfrastructureTemplate (holder: Pick<HolderReference, 'kind' | 'fieldPath'>): boolean {
   return holder.fieldPath === CONTROL_PLANE_MACHINE_INFRASTRUCTURE || holder.fieldPath === CONTROL_PLANE_MACHINE_INFRASTRUCTURE_V1BETA1
 }
 
 /** A MachineDeployment's bootstrap config template. */
-export function isMachineDeploymentBootstrapTemplate (holder: Holder): boolean {
+export function isMachineDeploymentBootstrapTemplate (holder: Pick<HolderReference, 'kind' | 'fieldPath'>): boolean {
   return holder.kind === 'MachineDeployment' && holder.fieldPath === BOOTSTRAP
 }
 
 /** A MachineDeployment's infrastructure machine template. */
-export function isMachineDeploymentInfrastructureTemplate (holder: Holder): boolean {
+export function isMachineDeploymentInfrastructureTemplate (holder: Pick<HolderReference, 'kind' | 'fieldPath'>): boolean {
   return holder.kind === 'MachineDeployment' && holder.fieldPath === INFRASTRUCTURE
 }
 
 /** A MachinePool's bootstrap config template. */
-export function isMachinePoolBootstrapTemplate (holder: Holder): boolean {
+export function isMachinePoolBootstrapTemplate (holder: Pick<HolderReference, 'kind' | 'fieldPath'>): boolean {
   return holder.kind === 'MachinePool' && holder.fieldPath === BOOTSTRAP
 }
 
 /** A MachinePool's infrastructure machine pool template. */
-export function isMachinePoolInfrastructureTemplate (holder: Holder): boolean {
+export function isMachinePoolInfrastructureTemplate (holder: Pick<HolderReference, 'kind' | 'fieldPath'>): boolean {
   return holder.kind === 'MachinePool' && holder.fieldPath === INFRASTRUCTURE
 }
 
@@ -52,7 +50,7 @@ export function isMachinePoolInfrastructureTemplate (holder: Holder): boolean {
 export type TemplateRole = 'InfrastructureCluster' | 'ControlPlane' | 'ControlPlaneMachineInfrastructure' |
   'MachineDeploymentBootstrap' | 'MachineDeploymentInfrastructure' | 'MachinePoolBootstrap' | 'MachinePoolInfrastructure'
 
-const ROLES: ReadonlyArray<[TemplateRole, (holder: Holder) => boolean]> = [
+const ROLES: ReadonlyArray<[TemplateRole, (holder: Pick<HolderReference, 'kind' | 'fieldPath'>) => boolean]> = [
   ['InfrastructureCluster', isInfrastructureClusterTemplate],
   ['ControlPlane', isControlPlaneTemplate],
   ['ControlPlaneMachineInfrastructure', isControlPlaneMachineInfrastructureTemplate],
@@ -63,7 +61,7 @@ const ROLES: ReadonlyArray<[TemplateRole, (holder: Holder) => boolean]> = [
 ]
 
 /** The role of the template a holder reference points at; undefined for a holder Cluster API does not send. */
-export function templateRole (holder: Holder): TemplateRole | undefined {
+export function templateRole (holder: Pick<HolderReference, 'kind' | 'fieldPath'>): TemplateRole | undefined {
   return ROLES.find(([, is]) => is(holder))?.[0]
 }
 
@@ -72,7 +70,7 @@ export function templateRole (holder: Holder): TemplateRole | undefined {
  * inline patches match `matchResources.machineDeploymentClass.names`: a name, `*` (any), `prefix*` or `*suffix`,
  * against `builtin.machineDeployment.class` (or `builtin.machinePool.class`). False for other templates.
  */
-export function matchesClass (holder: Holder, variables: Variables, names: readonly string[]): boolean {
+export function matchesClass (holder: Pick<HolderReference, 'kind' | 'fieldPath'>, variables: Variables, names: readonly string[]): boolean {
   const builtin = holder.kind === 'MachineDeployment' ? 'machineDeployment' : holder.kind === 'MachinePool' ? 'machinePool' : undefined
   if (builtin === undefined || (holder.fieldPath !== BOOTSTRAP && holder.fieldPath !== INFRASTRUCTURE)) return false
   let value: unknown

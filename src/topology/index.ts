@@ -1,5 +1,11 @@
-// runtime-sdk/topology: writing topology mutation extensions (GeneratePatches, ValidateTopology, DiscoverVariables)
-// without hand-made JSON Patch, Cluster API's exp/runtime/topologymutation for TypeScript and more:
+/**
+ * Writing topology mutation extensions (GeneratePatches, ValidateTopology, DiscoverVariables) without hand-made JSON
+ * Patch: Cluster API's exp/runtime/topologymutation for TypeScript ({@link walkTemplates}, typed variable getters,
+ * typed template kinds) and a typed builder of ClusterClass variable schemas, checked as Cluster API checks them.
+ *
+ * @packageDocumentation
+ */
+// The files:
 //   walk.ts             walkTemplates / validateTemplates: each template with its merged variables, patches computed
 //   variables.ts        getVariable and typed getters on dotted paths, mergeVariables, the typed builtin variable
 //   holders.ts          which template an item is (infrastructure cluster, control plane, ...), class globs
@@ -9,6 +15,7 @@
 //   merge-patch.ts, json.ts  RFC 7386 patches and JSON copies and comparisons, safe for a key named __proto__
 //   errors.ts           VariableError, VariableTypeError, VariableSchemaError, TemplateMutationError
 export { createTemplatePatch, templateItems, validateTemplates, walkTemplates } from './walk.js'
+export type { JsonPatchOperation } from './json-patch.js'
 export type { MutateFunction, PatchFormat, TemplateContext, TemplateItem, WalkOptions, WalkTemplatesOptions } from './walk.js'
 export { getBoolean, getNumber, getObject, getString, getValue, getVariable, mergeVariables, toVariables, type ValueCheck, type Variables } from './variables.js'
 export {

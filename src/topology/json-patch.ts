@@ -8,7 +8,19 @@
 import { jsonEqual } from './json.js'
 
 /** One RFC 6902 operation of the patches walkTemplates answers. */
-export type JsonPatchOperation = { op: 'add' | 'replace', path: string, value: unknown } | { op: 'remove', path: string }
+export type JsonPatchOperation = {
+  /** op adds or replaces the value at path. */
+  op: 'add' | 'replace'
+  /** path is a JSON Pointer (RFC 6901), e.g. /spec/template/spec/files/0. */
+  path: string
+  /** value is the new value. */
+  value: unknown
+} | {
+  /** op removes the value at path. */
+  op: 'remove'
+  /** path is a JSON Pointer (RFC 6901). */
+  path: string
+}
 
 function isObject (value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)

@@ -5,15 +5,21 @@ import type { ObjectMeta } from '../api/hooks/v1alpha1/types.generated.js'
 
 /** A template as Cluster API sends it: an object with apiVersion, kind and metadata, any other field unknown. */
 export interface TemplateObject {
+  /** apiVersion of the template, e.g. infrastructure.cluster.x-k8s.io/v1beta2. */
   apiVersion: string
+  /** kind of the template, e.g. DockerMachineTemplate. */
   kind: string
+  /** metadata of the template. */
   metadata?: ObjectMeta
+  /** Every other field, as the template's kind defines it. */
   [field: string]: unknown
 }
 
 /** What every template type has (the generated template types, yours): apiVersion and kind. */
 export interface TemplateBase {
+  /** apiVersion of the template. */
   apiVersion: string
+  /** kind of the template. */
   kind: string
 }
 
@@ -21,8 +27,11 @@ declare const templateType: unique symbol
 
 /** A template kind by apiVersion and kind, typed as T (T is never checked at run time: it is what the author says). */
 export interface TemplateKindRef<T extends TemplateBase = TemplateObject> {
+  /** apiVersion templates of the kind have. */
   readonly apiVersion: string
+  /** kind templates of the kind have. */
   readonly kind: string
+  /** Types only, never set: carries T. */
   readonly [templateType]?: T
 }
 

@@ -1,3 +1,9 @@
+/**
+ * A typed builder of ClusterClass variable schemas for DiscoverVariables answers; {@link defineVariables} checks the
+ * variables as Cluster API checks them when it registers a ClusterClass.
+ *
+ * @packageDocumentation
+ */
 // Variable schemas for DiscoverVariables: a typed builder of the OpenAPI v3 subset Cluster API accepts for
 // ClusterClass variables (structural schemas: every node typed, properties or additionalProperties, atomic lists,
 // x-kubernetes-validations), and the checks Cluster API makes when it registers them
@@ -12,27 +18,41 @@ import { VariableSchemaError } from './errors.js'
 declare const valueType: unique symbol
 
 /** A variable's OpenAPI schema, carrying the TypeScript type of the values it accepts. */
-export type VariableSchema<T = unknown> = JSONSchemaProps & { readonly [valueType]?: (value: T) => void }
+export type VariableSchema<T = unknown> = JSONSchemaProps & {
+  /** Types only, never set: carries T. */
+  readonly [valueType]?: (value: T) => void
+}
 
 /** Any variable schema, whatever its value type (the phantom is a parameter: `never` accepts them all). */
 export type AnyVariableSchema = VariableSchema<never>
 
 /** The TypeScript type of the values a variable schema accepts. */
-export type VariableValue<S> = S extends { readonly [valueType]?: (value: infer T) => void } ? T : unknown
+export type VariableValue<S> = S extends {
+  /** Types only, never set: carries T. */
+  readonly [valueType]?: (value: infer T) => void
+} ? T : unknown
 
 /** An x-kubernetes-validations rule (CEL), as Kubernetes and Cluster API accept it. */
 export interface ValidationRule {
+  /** rule is the CEL expression; `self` is the value, and it must evaluate to true. */
   rule: string
+  /** message is shown when the rule is false, on one line (default: `failed rule: <rule>`). */
   message?: string
+  /** messageExpression is a CEL expression giving the message; it is used instead of message when both are set. */
   messageExpression?: string
+  /** reason is the reason of the validation failure (default FieldValueInvalid). */
   reason?: 'FieldValueInvalid' | 'FieldValueForbidden' | 'FieldValueRequired' | 'FieldValueDuplicate'
+  /** fieldPath is where the failure is reported: a JSON path relative to the node, to an existing field, e.g. `.testMap.foo`. */
   fieldPath?: string
 }
 
 /** What every schema node may carry. */
-interface Common<T> {
+export interface NodeOptions<T> {
+  /** description of the value. */
   description?: string
+  /** default is the value used when the variable (or property) is not set; it must be valid for the schema. */
   default?: T
+  /** example of a value; it must be valid for the schema. */
   example?: T
   /** validations become `x-kubernetes-validations`; Cluster API compiles their CEL when it registers the variable. */
   validations?: ValidationRule[]
@@ -40,9 +60,7 @@ interface Common<T> {
   metadata?: VariableSchemaMetadata
 }
 
-type Built<T> = VariableSchema<T>
-
-function node<T> (schema: JSONSchemaProps, common: Common<T>): Built<T> {
+function node<T> (schema: JSONSchemaProps, common: NodeOptions<T>): VariableSchema<T> {
   const { description, default: dflt, example, validations, metadata } = common
   return {
     ...schema,
@@ -59,77 +77,87 @@ function defined (options: object): JSONSchemaProps {
 }
 
 /** A string; `enum` narrows its type to the values listed. */
-export function string<const E extends string = string> (options: Common<E> & { enum?: readonly E[], minLength?: number, maxLength?: number, pattern?: string, format?: string } = {}): Built<E> {
+export function string<const E extends string = string> (options: NodeOptions<E> & { enum?: readonly E[], minLength?: number, maxLength?: number, pattern?: string, format?: string } = {}): VariableSchema<E> {
   const { enum: values, minLength, maxLength, pattern, format, ...common } = options
   return node({ type: 'string', ...defined({ enum: values && [...values], minLength, maxLength, pattern, format }) }, common)
 }
 
-interface NumberOptions<T> extends Common<T> {
+/** The options of a number or integer schema. */
+export interface NumberOptions<T> extends NodeOptions<T> {
+  /** enum lists the values allowed. */
   enum?: readonly T[]
+  /** minimum is the lowest value allowed. */
   minimum?: number
+  /** maximum is the highest value allowed. */
   maximum?: number
+  /** exclusiveMinimum excludes the minimum itself. */
   exclusiveMinimum?: boolean
+  /** exclusiveMaximum excludes the maximum itself. */
   exclusiveMaximum?: boolean
 }
 
 /** An integer (`format` int32 or int64 when given). */
-export function integer (options: NumberOptions<number> & { format?: 'int32' | 'int64' } = {}): Built<number> {
+export function integer (options: NumberOptions<number> & { format?: 'int32' | 'int64' } = {}): VariableSchema<number> {
   const { enum: values, minimum, maximum, exclusiveMinimum, exclusiveMaximum, format, ...common } = options
   return node({ type: 'integer', ...defined({ enum: values && [...values], minimum, maximum, exclusiveMinimum, exclusiveMaximum, format }) }, common)
 }
 
 /** A number. */
-export function number (options: NumberOptions<number> = {}): Built<number> {
+export function number (options: NumberOptions<number> = {}): VariableSchema<number> {
   const { enum: values, minimum, maximum, exclusiveMinimum, exclusiveMaximum, ...common } = options
   return node({ type: 'number', ...defined({ enum: values && [...values], minimum, maximum, exclusiveMinimum, exclusiveMaximum }) }, common)
 }
 
 /** A boolean. */
-export function boolean (options: Common<boolean> = {}): Built<boolean> {
+export function boolean (options: NodeOptions<boolean> = {}): VariableSchema<boolean> {
   return node({ type: 'boolean' }, options)
 }
 
 /** An atomic list (the only list type ClusterClass variables have). */
-export function array<T> (items: Built<T>, options: Common<T[]> & { minItems?: number, maxItems?: number, uniqueItems?: boolean } = {}): Built<T[]> {
+export function array<T> (items: VariableSchema<T>, options: NodeOptions<T[]> & { minItems?: number, maxItems?: number, uniqueItems?: boolean } = {}): VariableSchema<T[]> {
   const { minItems, maxItems, uniqueItems, ...common } = options
   return node({ type: 'array', items, ...defined({ minItems, maxItems, uniqueItems }) }, common)
 }
 
-/** Property schemas (typed JSONSchemaProps, so that the constraint does not infer the schemas' value types). */
-type Properties = Record<string, JSONSchemaProps>
 /** The value type of an object schema: required properties present, the others optional. */
-type ObjectValue<P extends Properties, R extends keyof P> =
+export type ObjectValue<P extends Record<string, JSONSchemaProps>, R extends keyof P> =
   { [K in R]: VariableValue<P[K]> } & { [K in Exclude<keyof P, R>]?: VariableValue<P[K]> } extends infer O ? { [K in keyof O]: O[K] } : never
 
-/** An object with known properties; `required` may only name them. */
-export function object<P extends Properties, const R extends keyof P & string = never> (
+/**
+ * An object with known properties; `required` may only name them. (The properties are constrained as JSONSchemaProps,
+ * not as VariableSchemas, so that the constraint does not infer their value types.)
+ */
+export function object<P extends Record<string, JSONSchemaProps>, const R extends keyof P & string = never> (
   properties: P,
-  options: Common<ObjectValue<P, R>> & { required?: readonly R[], minProperties?: number, maxProperties?: number } = {}
-): Built<ObjectValue<P, R>> {
+  options: NodeOptions<ObjectValue<P, R>> & { required?: readonly R[], minProperties?: number, maxProperties?: number } = {}
+): VariableSchema<ObjectValue<P, R>> {
   const { required, minProperties, maxProperties, ...common } = options
   return node({ type: 'object', properties, ...defined({ required: required && [...required], minProperties, maxProperties }) }, common)
 }
 
 /** An object whose keys are free and whose values all have one schema (additionalProperties). */
-export function map<T> (values: Built<T>, options: Common<Record<string, T>> & { minProperties?: number, maxProperties?: number } = {}): Built<Record<string, T>> {
+export function map<T> (values: VariableSchema<T>, options: NodeOptions<Record<string, T>> & { minProperties?: number, maxProperties?: number } = {}): VariableSchema<Record<string, T>> {
   const { minProperties, maxProperties, ...common } = options
   return node({ type: 'object', additionalProperties: values, ...defined({ minProperties, maxProperties }) }, common)
 }
 
 /** An object kept as given (x-kubernetes-preserve-unknown-fields). */
-export function anyObject (options: Common<Record<string, unknown>> = {}): Built<Record<string, unknown>> {
+export function anyObject (options: NodeOptions<Record<string, unknown>> = {}): VariableSchema<Record<string, unknown>> {
   return node({ type: 'object', 'x-kubernetes-preserve-unknown-fields': true }, options)
 }
 
 /** An integer or a string, like a percentage (x-kubernetes-int-or-string). */
-export function intOrString (options: Common<number | string> = {}): Built<number | string> {
+export function intOrString (options: NodeOptions<number | string> = {}): VariableSchema<number | string> {
   return node({ 'x-kubernetes-int-or-string': true }, options)
 }
 
 /** A variable definition of a DiscoverVariables answer. */
 export interface VariableDefinition {
+  /** name of the variable, as ClusterClasses and Clusters refer to it (not `builtin`, no `.`). */
   name: string
+  /** required variables must have a value in every Cluster using the ClusterClass. */
   required: boolean
+  /** schema is the variable's OpenAPI schema, e.g. built with this module's functions. */
   schema: JSONSchemaProps
 }
 

@@ -10,7 +10,9 @@ import { checkValue, type AnyVariableSchema, type VariableSchema, type VariableV
 
 /** The variables of one template by name, `builtin` typed as Cluster API's Builtins (Go's map[string]apiextensionsv1.JSON). */
 export interface Variables {
+  /** builtin holds what Cluster API tells about the Cluster and the template's place in it (versions, names, classes). */
   readonly builtin?: Builtins
+  /** Every other variable, by name, as the ClusterClass's schema shapes it. */
   readonly [name: string]: unknown
 }
 

@@ -20,6 +20,7 @@ export interface TemplateItem {
   uid?: string
   /** template is the object as sent; null or a non-object when Cluster API sent no object. */
   template: unknown
+  /** holder is the object that references the template and the field it does so with. */
   holder: HolderReference
   /** variables are the request's global variables merged with the item's (builtin deep-merged). */
   variables: Variables
@@ -175,6 +176,22 @@ async function walk<T extends TemplateBase> (
  * Walks the templates of a GeneratePatches request (Cluster API's WalkTemplates) and answers the complete response:
  * one item per template handed to `mutate`, its patch the difference between the template as received and as
  * mutated (an empty patch when nothing changed). The first error stops the walk and makes the answer a Failure.
+ *
+ * @example
+ * ```ts
+ * import { defineHandler, v1alpha1 } from 'runtime-sdk'
+ * import { ensurePath, getString, templates, walkTemplates } from 'runtime-sdk/topology'
+ *
+ * export const patches = defineHandler({
+ *   hook: v1alpha1.GeneratePatches,
+ *   name: 'patches',
+ *   handler: (request, ctx) => walkTemplates(request, (template, { variables }) => {
+ *     // template is a KubeadmControlPlaneTemplate: the only kind asked for.
+ *     ensurePath(template, 'spec', 'template', 'spec', 'kubeadmConfigSpec', 'clusterConfiguration').imageRepository =
+ *       getString(variables, 'imageRepository') ?? 'registry.k8s.io'
+ *   }, { kinds: [templates.KubeadmControlPlaneTemplate], signal: ctx.signal })
+ * })
+ * ```
  */
 export async function walkTemplates<const K extends TemplateKinds = TemplateKinds> (
   request: GeneratePatchesRequest, mutate: MutateFunction<TemplateOf<K>>, options: WalkTemplatesOptions<K> = {}

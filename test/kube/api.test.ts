@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t, { type Test } from 'tap'
 import { KubeConfig } from '@kubernetes/client-node'
-import { KubeApi, LineSplitter, type WatchEvent } from '../../src/kube/api.js'
+import { KubeApi, LineSplitter, type KubeWatchEvent } from '../../src/kube/api.js'
 import { isAlreadyExists, isConflict, isKubeApiError, KubeApiError, isNotFound, isResourceExpired } from '../../src/kube/errors.js'
 import { createCertificateAuthority, type PemPair } from '../../src/tls/certificates.js'
 import { kubeConfigOptions, startFakeApiServer, type FakeApiServer, type Obj } from '../helpers/fake-apiserver.js'
@@ -224,7 +224,7 @@ t.test('watch: events in order, resumable, with query parameters and Accept', as
   const rv = server.resourceVersion
   server.put(CM, cm('b'))
   server.put(CM, cm('a', { x: '1' }))
-  const events: Array<WatchEvent<Obj>> = []
+  const events: Array<KubeWatchEvent<Obj>> = []
   const done = api.watch<Obj>(CM, { resourceVersion: rv, allowWatchBookmarks: true, timeoutSeconds: 60, labelSelector: 'l=1', fieldSelector: 'f=2', accept: 'application/json;x=y' }, (e) => {
     events.push(e)
     if (events.length === 3) server.endWatches(CM)
@@ -253,7 +253,7 @@ t.test('watch: partial lines, multi-byte characters and a big object across many
   const big = 'ü€'.repeat(200_000) // ~1 MB of multi-byte text, split at arbitrary byte offsets
   server.put(CM, cm('big', { big }))
   server.put(CM, cm('small'))
-  const events: Array<WatchEvent<Obj>> = []
+  const events: Array<KubeWatchEvent<Obj>> = []
   server.chunkSize = 4093
   await api.watch<Obj>(CM, { resourceVersion: '1' }, (e) => {
     events.push(e)

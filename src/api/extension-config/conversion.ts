@@ -12,6 +12,7 @@ import { EXTENSION_CONFIG_API_VERSIONS, EXTENSION_CONFIG_KIND, V1BETA2_API_VERSI
 /** A JSON object of any kind, converted field by field. */
 type UnstructuredObject = Record<string, unknown> & { apiVersion?: unknown, kind?: unknown }
 
+/** An object convertExtensionConfig cannot convert: not an ExtensionConfig, or not of a known version. */
 export class ConversionError extends codedError('ERR_RUNTIME_SDK_CONVERSION') {}
 
 type Obj = Record<string, unknown>
@@ -66,7 +67,7 @@ function statusFromHub (status: Obj): Obj {
  * Converts an ExtensionConfig of either version to `toApiVersion`; the input is not modified. Throws
  * ConversionError for objects that are not ExtensionConfigs of a known version.
  */
-export function convertExtensionConfig (obj: unknown, toApiVersion: string): UnstructuredObject {
+export function convertExtensionConfig (obj: unknown, toApiVersion: string): Record<string, unknown> {
   if (!isObject(obj)) throw new ConversionError('expected an ExtensionConfig object')
   if (obj['kind'] !== EXTENSION_CONFIG_KIND) throw new ConversionError(`expected kind ${EXTENSION_CONFIG_KIND}, got ${JSON.stringify(obj['kind'] ?? '')}`)
   const from = obj['apiVersion']
@@ -87,13 +88,28 @@ export function convertExtensionConfig (obj: unknown, toApiVersion: string): Uns
 
 const CONVERSION_REVIEW_API_VERSION = 'apiextensions.k8s.io/v1'
 
-interface ConversionReviewResponse {
+/** The answer to a ConversionReview: the review's kind and apiVersion, and its response. */
+export interface ConversionReviewResponse {
+  /** apiVersion is apiextensions.k8s.io/v1. */
   apiVersion: typeof CONVERSION_REVIEW_API_VERSION
+  /** kind is ConversionReview. */
   kind: 'ConversionReview'
+  /** response is the outcome of the conversion. */
   response: {
+    /** uid is the request's uid, as the API server requires. */
     uid: string
-    convertedObjects: UnstructuredObject[]
-    result: { status: 'Success' } | { status: 'Failure', message: string }
+    /** convertedObjects are the request's objects converted to its desiredAPIVersion, in order; empty on failure. */
+    convertedObjects: Array<Record<string, unknown>>
+    /** result is status Success, or status Failure with the message saying why no object was converted. */
+    result: {
+      /** status Success: every object was converted. */
+      status: 'Success'
+    } | {
+      /** status Failure: no object was converted. */
+      status: 'Failure'
+      /** message says why. */
+      message: string
+    }
   }
 }
 

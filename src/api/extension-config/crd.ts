@@ -63,14 +63,117 @@ function metadataSchema (objectMeta: TSchema): JSONSchema {
   return { type: 'object', properties: { name: { type: 'string', maxLength: name['maxLength'], description: name['description'] } } }
 }
 
-const ageColumn = {
+/** A column `kubectl get` prints for a custom resource (apiextensions.k8s.io/v1 CustomResourceColumnDefinition). */
+export interface CustomResourceColumn {
+  /** name is the column's header. */
+  name: string
+  /** type is the OpenAPI type of the column's values, e.g. string or date. */
+  type: string
+  /** jsonPath is the JSON path, evaluated against each object, that gives the column's value. */
+  jsonPath: string
+  /** description is a human readable description of the column. */
+  description: string
+  /** priority greater than 0 leaves the column out of the standard view (it shows with `-o wide`). */
+  priority?: number
+}
+
+/** One version of a custom resource (apiextensions.k8s.io/v1 CustomResourceDefinitionVersion). */
+export interface CustomResourceDefinitionVersion {
+  /** name is the version, served at `/apis/<group>/<version>/...`. */
+  name: string
+  /** served says whether the version is served through the REST API. */
+  served: boolean
+  /** storage says whether objects are stored in this version; exactly one version has it. */
+  storage: boolean
+  /** deprecated makes the API server warn every client of this version. */
+  deprecated?: boolean
+  /** schema validates, prunes and defaults objects of this version. */
+  schema: {
+    /** openAPIV3Schema is the version's structural OpenAPI v3 schema. */
+    openAPIV3Schema: Record<string, unknown>
+  }
+  /** subresources of the version: the status subresource, so that status is written apart from the spec. */
+  subresources: {
+    /** status enables the /status subresource. */
+    status: Record<string, never>
+  }
+  /** additionalPrinterColumns are the columns `kubectl get` prints. */
+  additionalPrinterColumns: CustomResourceColumn[]
+}
+
+/** The CustomResourceDefinition (apiextensions.k8s.io/v1) that installs the ExtensionConfig API: the fields extensionConfigCRD sets. */
+export interface CustomResourceDefinition {
+  /** apiVersion is apiextensions.k8s.io/v1. */
+  apiVersion: 'apiextensions.k8s.io/v1'
+  /** kind is CustomResourceDefinition. */
+  kind: 'CustomResourceDefinition'
+  /** metadata names the CRD `<plural>.<group>`, with its labels and annotations. */
+  metadata: {
+    /** name is `<plural>.<group>`: extensionconfigs.runtime.cluster.x-k8s.io. */
+    name: string
+    /** labels of the CRD: app.kubernetes.io/part-of is runtime-sdk. */
+    labels: Record<string, string>
+    /** annotations of the CRD: cert-manager.io/inject-ca-from names the Certificate whose CA cert-manager puts into the conversion webhook's caBundle. */
+    annotations: Record<string, string>
+  }
+  /** spec describes the resource. */
+  spec: {
+    /** group is the API group, runtime.cluster.x-k8s.io. */
+    group: string
+    /** names are the resource's kind and resource names. */
+    names: {
+      /** kind is ExtensionConfig. */
+      kind: string
+      /** listKind is ExtensionConfigList. */
+      listKind: string
+      /** plural is the resource name in REST paths, extensionconfigs. */
+      plural: string
+      /** singular is extensionconfig. */
+      singular: string
+      /** shortNames are the short names kubectl accepts, ext. */
+      shortNames: string[]
+      /** categories are the groups of resources it belongs to, cluster-api. */
+      categories: string[]
+    }
+    /** scope is Cluster: ExtensionConfigs are not namespaced. */
+    scope: 'Cluster' | 'Namespaced'
+    /** conversion says how the API server converts objects between the versions. */
+    conversion: {
+      /** strategy is Webhook: the API server calls the conversion webhook. */
+      strategy: 'None' | 'Webhook'
+      /** webhook is how the API server reaches the conversion webhook. */
+      webhook: {
+        /** conversionReviewVersions are the ConversionReview versions the webhook accepts, v1. */
+        conversionReviewVersions: string[]
+        /** clientConfig is where the webhook is served. */
+        clientConfig: {
+          /** service is the Service of the webhook: its namespace, name, path and port. */
+          service: {
+            /** namespace of the Service. */
+            namespace: string
+            /** name of the Service. */
+            name: string
+            /** path the webhook is served at. */
+            path: string
+            /** port of the Service. */
+            port: number
+          }
+        }
+      }
+    }
+    /** versions are v1alpha1 (served, deprecated) and v1beta2 (served, stored). */
+    versions: CustomResourceDefinitionVersion[]
+  }
+}
+
+const ageColumn: CustomResourceColumn = {
   name: 'Age',
   type: 'date',
   jsonPath: '.metadata.creationTimestamp',
   description: 'Time duration since creation of ExtensionConfig'
 }
 
-const conditionColumn = (type: string, priority?: number) => ({
+const conditionColumn = (type: string, priority?: number): CustomResourceColumn => ({
   name: type,
   type: 'string',
   jsonPath: `.status.conditions[?(@.type=="${type}")].status`,
@@ -78,8 +181,11 @@ const conditionColumn = (type: string, priority?: number) => ({
   ...(priority !== undefined ? { priority } : {})
 })
 
-/** The CustomResourceDefinition of ExtensionConfig: both versions, status subresource, webhook conversion. */
-export function extensionConfigCRD () {
+/**
+ * The CustomResourceDefinition of ExtensionConfig, as deploy/crd/bases holds it: both versions with their structural
+ * schemas and CEL rules, the status subresource, conversion by the controller's webhook. Each call builds a new object.
+ */
+export function extensionConfigCRD (): CustomResourceDefinition {
   return {
     apiVersion: 'apiextensions.k8s.io/v1',
     kind: 'CustomResourceDefinition',

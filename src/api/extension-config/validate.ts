@@ -18,9 +18,22 @@ import { evaluateRules, RULES_KEYWORD, type RuleFailure } from '../schema/cel-ru
 import * as v1alpha1 from './v1alpha1.js'
 import * as v1beta2 from './v1beta2.js'
 
+/** What validateExtensionConfig found: the valid, defaulted v1beta2 object, or every error. */
 export type ExtensionConfigValidationResult =
-  | { ok: true, value: ExtensionConfig, warnings: string[] }
-  | { ok: false, errors: string[] }
+  | {
+    /** ok is true: the object is a valid ExtensionConfig. */
+    ok: true
+    /** value is a defaulted copy of the object, converted to v1beta2. */
+    value: ExtensionConfig
+    /** warnings are what the API server would warn about, e.g. the deprecation of v1alpha1. */
+    warnings: string[]
+  }
+  | {
+    /** ok is false: the API server would reject the object. */
+    ok: false
+    /** errors are the field errors, worded as the API server reports them. */
+    errors: string[]
+  }
 
 /** The API server's note when schema errors kept the CEL rules from running. */
 export const RULES_NOT_CHECKED = '<nil>: Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation'

@@ -2,6 +2,7 @@
 // in one folder per group version (v1alpha1/).
 import type { Static, TSchema } from 'typebox'
 
+/** What documents a hook version: the text of its OpenAPI operation, and whether it is deprecated or a singleton. */
 export interface HookMeta {
   /** summary is a one-line statement of when the hook is called. */
   summary: string
@@ -23,11 +24,19 @@ export interface HookMeta {
 export interface HookDefinition<Req = unknown, Res = unknown> {
   /** hook is the hook name, UpperCamelCase, e.g. BeforeClusterCreate. */
   readonly hook: string
+  /** request is the JSON Schema of the hook's requests, as the OpenAPI document shows it. */
   readonly request: TSchema
+  /** response is the JSON Schema of the hook's responses, as the OpenAPI document shows it. */
   readonly response: TSchema
+  /** meta documents the hook. */
   readonly meta: HookMeta
   /** Types only, never set at run time: carries `Req` and `Res` for inference. */
-  readonly '~types'?: { readonly request: Req, readonly response: Res }
+  readonly '~types'?: {
+    /** request is the request type, `Req`. */
+    readonly request: Req
+    /** response is the response type, `Res`. */
+    readonly response: Res
+  }
 }
 
 /**
@@ -43,9 +52,13 @@ export interface HookConversion {
   response (older: unknown): unknown
 }
 
+/** The hooks of one API group version, as a catalog registers them (`v1alpha1.groupVersion` is Cluster API's). */
 export interface HookGroupVersion {
+  /** group is the API group, a DNS subdomain, e.g. hooks.runtime.cluster.x-k8s.io. */
   group: string
+  /** version is the API version, e.g. v1alpha1 or v1. */
   version: string
+  /** hooks are the definitions of the hooks of this version. */
   hooks: readonly HookDefinition[]
   /** conversions, by hook name, for every hook of this version that is not the latest. */
   conversions?: Readonly<Record<string, HookConversion>>

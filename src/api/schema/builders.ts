@@ -1,5 +1,9 @@
-// Building blocks for hook schemas. Every schema here is plain JSON Schema (TypeBox values), so the same
-// object validates requests (ajv), documents them (OpenAPI) and types them (Static<typeof X>).
+/**
+ * Building blocks for the schemas of your own hook groups. Every schema here is plain JSON Schema (TypeBox values),
+ * so the same object validates requests, documents them (OpenAPI) and types them (`Static<typeof X>`).
+ *
+ * @packageDocumentation
+ */
 import type { Static, TSchema, TObject, TProperties } from 'typebox'
 import { Type } from '../../shims/typebox.js'
 
@@ -17,36 +21,39 @@ const INT32_MAX = 2147483647
 const INT64_MIN = Number.MIN_SAFE_INTEGER
 const INT64_MAX = Number.MAX_SAFE_INTEGER
 
-type Doc = { description?: string }
-
 /** Names a schema as an OpenAPI component (e.g. `sigs.k8s.io.cluster-api.api.core.v1beta2.Cluster`). */
 export function named<T extends TSchema> (component: string, schema: T): T {
   return Object.assign(schema, { [COMPONENT_KEYWORD]: component })
 }
 
-export function Str (maxLength: number, opts: Doc & { minLength?: number, pattern?: string } = {}) {
+/** A string schema, bounded by `maxLength` (every string of an API type has a bound). */
+export function Str (maxLength: number, opts: { description?: string, minLength?: number, pattern?: string } = {}) {
   return Type.String({ maxLength, ...opts })
 }
 
-export function StringEnum<const V extends readonly string[]> (values: V, opts: Doc = {}) {
+/** A string schema accepting exactly `values`; its static type is their union. */
+export function StringEnum<const V extends readonly string[]> (values: V, opts: { description?: string } = {}) {
   return Type.Unsafe<V[number]>({ type: 'string', enum: [...values], ...opts })
 }
 
-export function Int32 (opts: Doc & { minimum?: number, maximum?: number, default?: number } = {}) {
+/** An integer schema of format int32, within Go's int32 range unless `minimum` or `maximum` narrow it. */
+export function Int32 (opts: { description?: string, minimum?: number, maximum?: number, default?: number } = {}) {
   return Type.Integer({ format: 'int32', minimum: INT32_MIN, maximum: INT32_MAX, ...opts })
 }
 
-export function Int64 (opts: Doc & { minimum?: number, maximum?: number } = {}) {
+/** An integer schema of format int64, within the integers a JSON number holds exactly (±2^53 - 1) unless `minimum` or `maximum` narrow it. */
+export function Int64 (opts: { description?: string, minimum?: number, maximum?: number } = {}) {
   return Type.Integer({ format: 'int64', minimum: INT64_MIN, maximum: INT64_MAX, ...opts })
 }
 
 /** A list with a bound; `mapKeys` makes it a Kubernetes map list keyed by those fields. */
-export function List<T extends TSchema> (items: T, maxItems: number, opts: Doc & { minItems?: number, mapKeys?: string[] } = {}) {
+export function List<T extends TSchema> (items: T, maxItems: number, opts: { description?: string, minItems?: number, mapKeys?: string[] } = {}) {
   const { mapKeys, ...rest } = opts
   const listType = mapKeys ? { 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': mapKeys } : {}
   return Type.Array(items, { maxItems, ...listType, ...rest })
 }
 
+/** Marks a property schema optional: the property may be absent from an object (and from its static type). */
 export function Optional<T extends TSchema> (schema: T) {
   return Type.Optional(schema)
 }

@@ -7,6 +7,7 @@ import { discovery } from './discovery.js'
 import { timeout, timeoutQuery } from './timing.js'
 import { tlsHandshake, tlsHostname, tlsLegacyRefused } from './tls.js'
 
+/** Every conformance case, in the order they run (within its scope). */
 export const CASES: readonly ConformanceCase[] = [
   { id: 'tls-handshake', scope: 'extension', level: 'required', run: tlsHandshake, title: 'A TLS 1.2+ handshake succeeds and the certificate chain verifies against the CA bundle (or the system roots)' },
   { id: 'tls-hostname', scope: 'extension', level: 'required', run: tlsHostname, title: 'The serving certificate matches the host of the URL' },

@@ -1,7 +1,10 @@
 // Constants of hooks.runtime.cluster.x-k8s.io/v1alpha1, copied from Cluster API (runtime/hooks/v1alpha1).
 
+/** The API group of Cluster API's hooks. */
 export const GROUP = 'hooks.runtime.cluster.x-k8s.io'
+/** The version of the hooks in this namespace. */
 export const VERSION = 'v1alpha1'
+/** The apiVersion of these hooks' requests and responses: hooks.runtime.cluster.x-k8s.io/v1alpha1. */
 export const API_VERSION = `${GROUP}/${VERSION}`
 /** The definition (and OpenAPI component) names of this package's types start with this. */
 export const COMPONENT_PREFIX = 'sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1'

@@ -1647,6 +1647,9 @@ export type Conditions = CoreCondition[]
  */
 export type ConditionSeverity = string
 
+/**
+ * ConditionStatus is the status of a condition: True, False or Unknown.
+ */
 export type ConditionStatus = string
 
 /**
@@ -2235,7 +2238,7 @@ export interface CoreCondition {
  * for v1alpha2, we noticed a failure would occur running Cluster API test suite against the new CRDs,
  * specifically `spec.metadata.creationTimestamp in body must be of type string: "null"`.
  * The investigation showed that `controller-tools@v2` behaves differently than its previous version
- * when handling types from [metav1](k8s.io/apimachinery/pkg/apis/meta/v1) package.
+ * when handling types from [metav1](https://pkg.go.dev/k8s.io/apimachinery/pkg/apis/meta/v1) package.
  *
  * In more details, we found that embedded (non-top level) types that embedded `metav1.ObjectMeta`
  * had validation properties, including for `creationTimestamp` (metav1.Time).
@@ -2262,6 +2265,9 @@ export interface CoreObjectMeta {
   labels?: { [key: string]: string }
 }
 
+/**
+ * ConditionStatus is the status of a condition: True, False or Unknown.
+ */
 export type CoreV1ConditionStatus = string
 
 /**
@@ -2776,6 +2782,9 @@ export interface InfrastructureClassNamingSpec {
   template?: string
 }
 
+/**
+ * IntOrString holds an int32 or a string (intstr.IntOrString), e.g. a port number or a port name.
+ */
 export type IntOrString = number | string
 
 /**
@@ -3016,6 +3025,9 @@ export interface JSONSchemaProps {
   'x-metadata'?: VariableSchemaMetadata
 }
 
+/**
+ * JSON represents any valid JSON value (apiextensions/v1 JSON).
+ */
 export type JSONValue = unknown
 
 /**
@@ -5365,6 +5377,9 @@ export interface NetworkRanges {
   cidrBlocks?: string[]
 }
 
+/**
+ * NodeConditionType is the type of a Node condition, e.g. Ready, MemoryPressure, DiskPressure, PIDPressure or NetworkUnavailable.
+ */
 export type NodeConditionType = string
 
 /**
@@ -5787,6 +5802,9 @@ export interface PatchSelectorMatchMachinePoolClass {
  */
 export type PatchType = 'JSONPatch' | 'JSONMergePatch'
 
+/**
+ * RawExtension is a JSON object embedded as is (runtime.RawExtension), typically a Kubernetes object.
+ */
 export type RawExtension = { [key: string]: unknown }
 
 /**
@@ -5818,8 +5836,14 @@ export interface StatusVersion {
   version?: string
 }
 
+/**
+ * TaintEffect is what a taint does to Pods that do not tolerate it: NoSchedule, PreferNoSchedule or NoExecute.
+ */
 export type TaintEffect = string
 
+/**
+ * Time is a timestamp as metav1.Time writes it: RFC 3339 in UTC, to the second, e.g. 2024-05-01T12:00:00Z.
+ */
 export type Time = string | null
 
 /**
@@ -6302,21 +6326,123 @@ export interface WorkersTopology {
 
 /** The request and response type of every hook, by hook name. */
 export interface HookTypes {
-  AfterClusterUpgrade: { request: AfterClusterUpgradeRequest, response: AfterClusterUpgradeResponse }
-  AfterControlPlaneInitialized: { request: AfterControlPlaneInitializedRequest, response: AfterControlPlaneInitializedResponse }
-  AfterControlPlaneUpgrade: { request: AfterControlPlaneUpgradeRequest, response: AfterControlPlaneUpgradeResponse }
-  AfterWorkersUpgrade: { request: AfterWorkersUpgradeRequest, response: AfterWorkersUpgradeResponse }
-  BeforeClusterCreate: { request: BeforeClusterCreateRequest, response: BeforeClusterCreateResponse }
-  BeforeClusterDelete: { request: BeforeClusterDeleteRequest, response: BeforeClusterDeleteResponse }
-  BeforeClusterUpgrade: { request: BeforeClusterUpgradeRequest, response: BeforeClusterUpgradeResponse }
-  BeforeControlPlaneUpgrade: { request: BeforeControlPlaneUpgradeRequest, response: BeforeControlPlaneUpgradeResponse }
-  BeforeWorkersUpgrade: { request: BeforeWorkersUpgradeRequest, response: BeforeWorkersUpgradeResponse }
-  CanUpdateMachine: { request: CanUpdateMachineRequest, response: CanUpdateMachineResponse }
-  CanUpdateMachineSet: { request: CanUpdateMachineSetRequest, response: CanUpdateMachineSetResponse }
-  DiscoverVariables: { request: DiscoverVariablesRequest, response: DiscoverVariablesResponse }
-  Discovery: { request: DiscoveryRequest, response: DiscoveryResponse }
-  GeneratePatches: { request: GeneratePatchesRequest, response: GeneratePatchesResponse }
-  GenerateUpgradePlan: { request: GenerateUpgradePlanRequest, response: GenerateUpgradePlanResponse }
-  UpdateMachine: { request: UpdateMachineRequest, response: UpdateMachineResponse }
-  ValidateTopology: { request: ValidateTopologyRequest, response: ValidateTopologyResponse }
+  /** The types of AfterClusterUpgrade. */
+  AfterClusterUpgrade: {
+    /** request is the type of AfterClusterUpgrade's requests. */
+    request: AfterClusterUpgradeRequest
+    /** response is the type of AfterClusterUpgrade's responses. */
+    response: AfterClusterUpgradeResponse
+  }
+  /** The types of AfterControlPlaneInitialized. */
+  AfterControlPlaneInitialized: {
+    /** request is the type of AfterControlPlaneInitialized's requests. */
+    request: AfterControlPlaneInitializedRequest
+    /** response is the type of AfterControlPlaneInitialized's responses. */
+    response: AfterControlPlaneInitializedResponse
+  }
+  /** The types of AfterControlPlaneUpgrade. */
+  AfterControlPlaneUpgrade: {
+    /** request is the type of AfterControlPlaneUpgrade's requests. */
+    request: AfterControlPlaneUpgradeRequest
+    /** response is the type of AfterControlPlaneUpgrade's responses. */
+    response: AfterControlPlaneUpgradeResponse
+  }
+  /** The types of AfterWorkersUpgrade. */
+  AfterWorkersUpgrade: {
+    /** request is the type of AfterWorkersUpgrade's requests. */
+    request: AfterWorkersUpgradeRequest
+    /** response is the type of AfterWorkersUpgrade's responses. */
+    response: AfterWorkersUpgradeResponse
+  }
+  /** The types of BeforeClusterCreate. */
+  BeforeClusterCreate: {
+    /** request is the type of BeforeClusterCreate's requests. */
+    request: BeforeClusterCreateRequest
+    /** response is the type of BeforeClusterCreate's responses. */
+    response: BeforeClusterCreateResponse
+  }
+  /** The types of BeforeClusterDelete. */
+  BeforeClusterDelete: {
+    /** request is the type of BeforeClusterDelete's requests. */
+    request: BeforeClusterDeleteRequest
+    /** response is the type of BeforeClusterDelete's responses. */
+    response: BeforeClusterDeleteResponse
+  }
+  /** The types of BeforeClusterUpgrade. */
+  BeforeClusterUpgrade: {
+    /** request is the type of BeforeClusterUpgrade's requests. */
+    request: BeforeClusterUpgradeRequest
+    /** response is the type of BeforeClusterUpgrade's responses. */
+    response: BeforeClusterUpgradeResponse
+  }
+  /** The types of BeforeControlPlaneUpgrade. */
+  BeforeControlPlaneUpgrade: {
+    /** request is the type of BeforeControlPlaneUpgrade's requests. */
+    request: BeforeControlPlaneUpgradeRequest
+    /** response is the type of BeforeControlPlaneUpgrade's responses. */
+    response: BeforeControlPlaneUpgradeResponse
+  }
+  /** The types of BeforeWorkersUpgrade. */
+  BeforeWorkersUpgrade: {
+    /** request is the type of BeforeWorkersUpgrade's requests. */
+    request: BeforeWorkersUpgradeRequest
+    /** response is the type of BeforeWorkersUpgrade's responses. */
+    response: BeforeWorkersUpgradeResponse
+  }
+  /** The types of CanUpdateMachine. */
+  CanUpdateMachine: {
+    /** request is the type of CanUpdateMachine's requests. */
+    request: CanUpdateMachineRequest
+    /** response is the type of CanUpdateMachine's responses. */
+    response: CanUpdateMachineResponse
+  }
+  /** The types of CanUpdateMachineSet. */
+  CanUpdateMachineSet: {
+    /** request is the type of CanUpdateMachineSet's requests. */
+    request: CanUpdateMachineSetRequest
+    /** response is the type of CanUpdateMachineSet's responses. */
+    response: CanUpdateMachineSetResponse
+  }
+  /** The types of DiscoverVariables. */
+  DiscoverVariables: {
+    /** request is the type of DiscoverVariables's requests. */
+    request: DiscoverVariablesRequest
+    /** response is the type of DiscoverVariables's responses. */
+    response: DiscoverVariablesResponse
+  }
+  /** The types of Discovery. */
+  Discovery: {
+    /** request is the type of Discovery's requests. */
+    request: DiscoveryRequest
+    /** response is the type of Discovery's responses. */
+    response: DiscoveryResponse
+  }
+  /** The types of GeneratePatches. */
+  GeneratePatches: {
+    /** request is the type of GeneratePatches's requests. */
+    request: GeneratePatchesRequest
+    /** response is the type of GeneratePatches's responses. */
+    response: GeneratePatchesResponse
+  }
+  /** The types of GenerateUpgradePlan. */
+  GenerateUpgradePlan: {
+    /** request is the type of GenerateUpgradePlan's requests. */
+    request: GenerateUpgradePlanRequest
+    /** response is the type of GenerateUpgradePlan's responses. */
+    response: GenerateUpgradePlanResponse
+  }
+  /** The types of UpdateMachine. */
+  UpdateMachine: {
+    /** request is the type of UpdateMachine's requests. */
+    request: UpdateMachineRequest
+    /** response is the type of UpdateMachine's responses. */
+    response: UpdateMachineResponse
+  }
+  /** The types of ValidateTopology. */
+  ValidateTopology: {
+    /** request is the type of ValidateTopology's requests. */
+    request: ValidateTopologyRequest
+    /** response is the type of ValidateTopology's responses. */
+    response: ValidateTopologyResponse
+  }
 }
