@@ -21,3 +21,7 @@ declare const cert: string
 declare const key: string
 /** Whether the reader's backup of a Cluster is done. */
 declare function backupFinished (cluster: string, signal: AbortSignal): Promise<boolean>
+/** The reader's extension handlers, and the ClusterClass and templates of their Cluster, read from their files. */
+declare const handlers: ReadonlyArray<import('runtime-sdk').ExtensionHandler>
+declare const clusterClass: import('runtime-sdk').v1alpha1.ClusterClass
+declare const templates: ReadonlyArray<import('runtime-sdk').KubeObject>

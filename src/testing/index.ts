@@ -1,6 +1,11 @@
-// runtime-sdk/testing: what tests of extensions and controllers need: a scripted runtime client, certificates for
-// local HTTPS, a realistic sample request of every hook, an extension's handlers called in process, and simulate():
-// a Cluster's life as Cluster API drives it, against your handlers, in milliseconds.
+/**
+ * What tests of extensions and controllers need: a scripted runtime client ({@link FakeRuntimeClient}), certificates
+ * for local HTTPS, a realistic sample request of every hook ({@link sampleRequest}), an extension's handlers called in
+ * process ({@link createInProcessExtension}), and {@link simulate}: a Cluster's life as Cluster API drives it, against
+ * your handlers, in milliseconds.
+ *
+ * @packageDocumentation
+ */
 export { FakeRuntimeClient, type FakeAnswer, type FakeCall, type FakeHandlerOptions } from './fake-runtime-client.js'
 export { createCertificateAuthority, type CertificateAuthority, type LeafOptions, type PemPair, type ServingFiles, writeLoopbackServingCertificate } from '../tls/index.js'
 export { sampleRequest, sampleRequests } from '../api/hooks/v1alpha1/samples.js'
