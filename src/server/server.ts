@@ -119,11 +119,10 @@ export function createExtensionServer<const T extends readonly HookDefinition[]>
   if (options.tls && options.insecureHttp) throw new ExtensionHandlerError('pass either tls or insecureHttp, not both')
   if (!options.tls && !options.insecureHttp) throw new ExtensionHandlerError('TLS is required: pass tls { certFile, keyFile } (or insecureHttp: true to serve plain HTTP on purpose)')
   const prefix = normalizePrefix(options.pathPrefix)
-  const extension = prepareExtension(options.handlers, options.catalog)
-  const { catalog, discovery } = extension
-
   const logger = options.logger ?? pino({ level: options.logLevel ?? 'info' })
   const metrics = createMetrics({ defaultMetrics: options.defaultMetrics ?? false })
+  const extension = prepareExtension(options.handlers, options.catalog)
+  const { catalog, discovery } = extension
   const endpoints = hookEndpoints(extension, { deadlineMarginMs: options.deadlineMarginMs, metrics })
   let state: 'starting' | 'ready' | 'closing' = 'starting'
   const open = () => state !== 'closing'
