@@ -230,16 +230,18 @@ await t.test('the topology example answers its hooks\' sample requests with comp
   t.equal(result.code, 0, 'it exits 0', { output: result.output })
   const uid = '1c5e4a7d-56b2-4a8f-9a44-0f8fbd5a2f6e'
   const file = { path: '/etc/motd', content: 'hello' }
-  // Each line as printed; a patch compared as JSON.
+  // Each line as printed; a patch compared as JSON, a JSON Patch's operations by path (they touch distinct paths, so
+  // their order does not change what applying them gives).
+  const byPath = (value: unknown) => Array.isArray(value) ? [...(value as Array<{ path: string }>)].sort((a, b) => a.path.localeCompare(b.path)) : value
   const lines = result.stdout.trimEnd().split('\n').map(line => {
     const patch = /^(GeneratePatches \S+ \S+): (.*)$/.exec(line)
-    return patch ? [patch[1], JSON.parse(patch[2] ?? '') as unknown] : line
+    return patch ? [patch[1], byPath(JSON.parse(patch[2] ?? '') as unknown)] : line
   })
   t.same(lines, [
     'DiscoverVariables: imageRepository, nodeFiles',
     [`GeneratePatches JSONPatch ${uid}`, [
-      { op: 'add', path: '/spec/template/spec/kubeadmConfigSpec/files', value: [file] },
-      { op: 'replace', path: '/spec/template/spec/kubeadmConfigSpec/clusterConfiguration/imageRepository', value: 'mirror.example.com' }
+      { op: 'replace', path: '/spec/template/spec/kubeadmConfigSpec/clusterConfiguration/imageRepository', value: 'mirror.example.com' },
+      { op: 'add', path: '/spec/template/spec/kubeadmConfigSpec/files', value: [file] }
     ]],
     [`GeneratePatches JSONMergePatch ${uid}`, { spec: { template: { spec: { kubeadmConfigSpec: { files: [file], clusterConfiguration: { imageRepository: 'mirror.example.com' } } } } } }],
     'ValidateTopology: Success',
@@ -260,8 +262,9 @@ await t.test('getting started, as docs/getting-started.md does it: the tests pas
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`serve said nothing useful in 30 s: ${said}`)), 30_000)
     serve.stderr.on('data', () => {
+      // The handlers table is printed between these two lines, perhaps in other chunks: wait for the last one.
       const found = /^serving dist\/handlers\.js at (https:\/\/\S+)$/m.exec(said)?.[1]
-      if (found) { clearTimeout(timer); resolve(found) }
+      if (found && /^try: /m.test(said)) { clearTimeout(timer); resolve(found) }
     })
     serve.on('exit', code => { clearTimeout(timer); reject(new Error(`serve exited ${code}: ${said}`)) })
   })
