@@ -3,7 +3,7 @@ import { codedError } from '../errors/index.js'
 import type { HookConversion, HookDefinition, HookGroupVersion } from '../api/hooks/define.js'
 import { apiVersionOf, compareVersions, type GroupVersionHook, groupHookString, gvhString, hookPath, isKubeVersion } from './identity.js'
 import { isPrecompiled } from './precompiled.js'
-import { type Direction, receiveRequest, validate } from './validate.js'
+import { type Direction, requestReceiver, type SchemaCheck, schemaCheck } from './validate.js'
 import { DNS1123_SUBDOMAIN_PATTERN } from '../api/extension-config/rules.js'
 import { GROUP } from '../api/hooks/v1alpha1/constants.js'
 import { schemaProperties } from '../api/schema/builders.js'
@@ -195,7 +195,7 @@ export class Catalog {
    */
   validateRequest (gvh: GroupVersionHook, body: unknown): ValidationResult {
     const hook = this.get(gvh)
-    return check(hook.definition.request, body, 'request', hook.requestKind, hook.apiVersion)
+    return check(hook, 'request', body)
   }
 
   /**
@@ -214,19 +214,21 @@ export class Catalog {
    */
   hookChecks (gvh: GroupVersionHook): HookChecks {
     const hook = this.get(gvh)
-    const answer = (body: unknown) => check(hook.definition.response, body, 'response', hook.responseKind, hook.apiVersion)
+    const answer = hookCheck(hook, 'response')
     if (!hook.goDecoded) {
+      const request = hookCheck(hook, 'request')
       return {
         receive: body => {
-          const checked = check(hook.definition.request, body, 'request', hook.requestKind, hook.apiVersion)
+          const checked = request(body)
           return checked.valid ? { valid: true, request: body } : checked
         },
         answer
       }
     }
+    const receive = requestReceiver(hook.definition.request)
     return {
       receive: body => {
-        const received = receiveRequest(hook.definition.request, body)
+        const received = receive(body)
         return 'message' in received ? { valid: false, message: received.message } : { valid: true, request: received.request }
       },
       answer
@@ -240,7 +242,7 @@ export class Catalog {
    */
   validateResponse (gvh: GroupVersionHook, body: unknown, mode: 'strict' | 'decode' = 'strict'): ValidationResult {
     const hook = this.get(gvh)
-    return check(hook.definition.response, body, mode === 'strict' ? 'response' : 'decode', hook.responseKind, hook.apiVersion)
+    return check(hook, mode === 'strict' ? 'response' : 'decode', body)
   }
 
   /** Converts a request of version `from` down to the older version `to`, through every version between. */
@@ -312,13 +314,22 @@ function checkConversions (key: string, versions: string[], hooks: Map<string, C
   }
 }
 
-function check (schema: HookDefinition['request'], body: unknown, direction: Direction, kind: string, apiVersion: string): ValidationResult {
-  const message = validate(schema, body, direction)
-  if (message) return { valid: false, message }
-  // Go's decoder reads kind and apiVersion as any strings; a hook of your own is strict about them.
-  if (isPrecompiled(schema)) return { valid: true }
-  const envelope = body as { kind?: string, apiVersion?: string }
-  if (envelope.kind !== undefined && envelope.kind !== kind) return { valid: false, message: `kind: must be "${kind}", got ${JSON.stringify(envelope.kind)}` }
-  if (envelope.apiVersion !== undefined && envelope.apiVersion !== apiVersion) return { valid: false, message: `apiVersion: must be "${apiVersion}", got ${JSON.stringify(envelope.apiVersion)}` }
-  return { valid: true }
+function check (hook: CatalogHook, direction: Direction, body: unknown): ValidationResult {
+  return hookCheck(hook, direction)(body)
+}
+
+// A hook's check in one direction, bound once: its schema's, and for a hook of your own the kind and apiVersion too
+// (Go's decoder reads them as any strings).
+function hookCheck (hook: CatalogHook, direction: Direction): (body: unknown) => ValidationResult {
+  const checkSchema: SchemaCheck = schemaCheck(direction === 'request' ? hook.definition.request : hook.definition.response, direction)
+  const kind = direction === 'request' ? hook.requestKind : hook.responseKind
+  return body => {
+    const message = checkSchema(body)
+    if (message) return { valid: false, message }
+    if (hook.goDecoded) return { valid: true }
+    const envelope = body as { kind?: string, apiVersion?: string }
+    if (envelope.kind !== undefined && envelope.kind !== kind) return { valid: false, message: `kind: must be "${kind}", got ${JSON.stringify(envelope.kind)}` }
+    if (envelope.apiVersion !== undefined && envelope.apiVersion !== hook.apiVersion) return { valid: false, message: `apiVersion: must be "${hook.apiVersion}", got ${JSON.stringify(envelope.apiVersion)}` }
+    return { valid: true }
+  }
 }

@@ -1,12 +1,12 @@
 // Validation with messages that name the offending field. validate() never changes the value: no defaults, no
-// coercion, no removal of unknown fields (callers' objects must pass through intact); receiveRequest() reads a request
+// coercion, no removal of unknown fields (callers' objects must pass through intact); requestReceiver() reads a request
 // an extension received, in place, as Go's handler would read it.
 //
 // Cluster API's hooks are checked as Go's encoding/json decodes them into Cluster API's types (the decoders generated
 // in decoders/*.generated.cjs, rules in decoder/rules.ts): JSON types, integer ranges, the timestamps and base64 Go
 // parses, nesting; nothing else, since Cluster API's own server and client check nothing else.
 // - request (what Cluster API sends, or our client sends) and decode (an answer our client receives): what Go reads.
-//   receiveRequest (an extension's) also hands the handler what Go's handler reads (see decoder/rules.ts: RECEIVE).
+//   requestReceiver (an extension's) also hands the handler what Go's handler reads (see decoder/rules.ts: RECEIVE).
 // - response (a handler's answer): what Go reads once JSON.stringify sent it, as the handler meant: status Success
 //   or Failure, Cluster API's enumerations, patches that are base64 of JSON of their patchType, data JSON can carry.
 // Hook groups of your own are checked against their JSON Schemas by Ajv, per direction (see schema-compiler.ts):
@@ -27,33 +27,46 @@ export type { Direction } from './schema-compiler.js'
 const compiled: Record<Direction, WeakMap<TSchema, ValidateFunction>> = { request: new WeakMap(), response: new WeakMap(), decode: new WeakMap() }
 let compiler: SchemaCompiler | undefined
 
+/** A check of values against one schema in one direction: undefined when valid, else a message naming the field. */
+export type SchemaCheck = (value: unknown) => string | undefined
+
 /** Validates a value against a schema in a direction; returns undefined when valid, else a message naming the field. */
 export function validate (schema: TSchema, value: unknown, direction: Direction = 'request'): string | undefined {
+  return schemaCheck(schema, direction)(value)
+}
+
+/** The check validate() makes, bound to its schema and direction once (what a served hook runs on every call). */
+export function schemaCheck (schema: TSchema, direction: Direction): SchemaCheck {
   const decoder = precompiledDecoder(schema)
   if (decoder) {
-    const problem = decodeProblem(decoder, value, direction === 'response' ? ANSWER : DECODE)
-    if (problem !== undefined || direction !== 'response') return problem
-    const status = (value as { status?: unknown }).status
-    return status === undefined || status === null ? 'status: must be one of "Success", "Failure", got none' : undefined
+    if (direction !== 'response') return value => decodeProblem(decoder, value, DECODE)
+    return value => decodeProblem(decoder, value, ANSWER) ?? missingStatus(value)
   }
-  // A hook of your own is compiled on its first call.
+  // A hook of your own is compiled on its first check.
   let fn = compiled[direction].get(schema)
   if (!fn) {
     fn = (compiler ??= new SchemaCompiler()).compile(schema, direction)
     compiled[direction].set(schema, fn)
   }
-  if (fn(value)) return undefined
-  return describe(fn.errors ?? [], value)
+  const valid = fn
+  return value => valid(value) ? undefined : describe(valid.errors ?? [], value)
+}
+
+/** Go reads a missing status as "", which Cluster API's client refuses: a handler's answer must have one. */
+function missingStatus (value: unknown): string | undefined {
+  const status = (value as { status?: unknown }).status
+  return status === undefined || status === null ? 'status: must be one of "Success", "Failure", got none' : undefined
 }
 
 /**
  * A request an extension received for one of Cluster API's hooks: checked as validate() checks it, and read as Go's
- * decoder reads it (null and fields left out become the zero values Go's handler sees; see decoder/rules.ts).
+ * decoder reads it (null and fields left out become the zero values Go's handler sees; see decoder/rules.ts). Bound
+ * to the request's schema once.
  */
-export function receiveRequest (schema: TSchema, value: unknown): { request: unknown } | { message: string } {
+export function requestReceiver (schema: TSchema): (value: unknown) => { request: unknown } | { message: string } {
   const decoder = precompiledDecoder(schema)
-  if (!decoder) throw new Error('receiveRequest checks the requests of Cluster API\'s hooks only')
-  return receive(decoder, value)
+  if (!decoder) throw new Error('requestReceiver reads the requests of Cluster API\'s hooks only')
+  return value => receive(decoder, value)
 }
 
 function describe (errors: ErrorObject[], root: unknown): string {
