@@ -1,4 +1,5 @@
-// The targets of the performance issue (#17) and the client targets of issue 8, evaluated from one run's cases.
+// The targets of the performance issues (#17; #38 for the 5 KB call: the floor ratio and the Go ratio per core) and
+// the client targets of issue 8, evaluated from one run's cases.
 // A target whose cases did not run is shown without a verdict.
 import { callAllId, controllerId, DEAD_TIMEOUT_MS, deadId, FOOTPRINT_IDS, HOSTILE_SERVERS, hostileClosedId, hostileId, OVERHEAD_IDS, serverCaseId } from './ids.js'
 import { formatMs, formatRate } from './format.js'
@@ -7,9 +8,11 @@ import type { CaseResult, Summary, Target } from './types.js'
 const WORKLOAD_NAMES: Record<string, string> = { 'bcc-5k': 'BeforeClusterCreate 5 KB', 'gp-64k': 'GeneratePatches 64 KB', 'gp-1m': 'GeneratePatches 1 MB' }
 const SYSTEM_NAMES: Record<string, string> = { ours: 'trivial handlers', 'ours-ref': 'reference extension' }
 
-export const FLOOR_RATIO_GOAL = 0.9
+/** Of the floor's req/s and CPU per request, per workload: at 5 KB the hook path's own cost decides (#38). */
+export const FLOOR_RATIO_GOAL: Record<string, number> = { 'bcc-5k': 0.8, 'gp-64k': 0.9 }
 export const P99_GOAL_MS = 3
-export const GO_PER_CORE_GOAL = 1.2
+/** Of Cluster API's Go server's req/s per core, per workload. */
+export const GO_PER_CORE_GOAL: Record<string, number> = { 'bcc-5k': 1.3, 'gp-64k': 1.2, 'gp-1m': 1.2 }
 export const GO_ALL_CORES_GOAL = 1.0
 export const FAN_OUT_GOAL_MS = 30
 export const OVERHEAD_GOAL_MS = 0.5
@@ -23,6 +26,12 @@ export const HOSTILE_P99_GOAL = 1.5
 export const DEAD_GOAL_MS = 1.5 * DEAD_TIMEOUT_MS
 
 class NotMeasured extends Error {}
+
+function goalOf (goals: Record<string, number>, workload: string): number {
+  const goal = goals[workload]
+  if (goal === undefined) throw new Error(`no goal for workload ${workload}`)
+  return goal
+}
 
 export function evaluateTargets (cases: readonly CaseResult[]): Target[] {
   const byId = new Map(cases.map(c => [c.id, c]))
@@ -60,14 +69,14 @@ export function evaluateTargets (cases: readonly CaseResult[]): Target[] {
   for (const system of ['ours', 'ours-ref']) {
     for (const workload of ['bcc-5k', 'gp-64k']) {
       add(`floor/${system}/${workload}`, `Hook endpoint vs the bare node:https floor (${SYSTEM_NAMES[system]}, ${WORKLOAD_NAMES[workload]}, HTTPS keep-alive, 10 conn.)`,
-        `≥ ${FLOOR_RATIO_GOAL}× the floor in req/s and in CPU per request`, () => {
+        `≥ ${goalOf(FLOOR_RATIO_GOAL, workload)}× the floor in req/s and in CPU per request`, () => {
           const oursId = serverCaseId(system, workload, 'https', 10)
           const floorId = serverCaseId('floor', workload, 'https', 10)
           const rate = need(oursId).rps / need(floorId).rps
           const cpu = needCpu(floorId) / needCpu(oursId)
           return {
             measured: `req/s ${rate.toFixed(2)}× (${formatRate(need(oursId).rps)} vs ${formatRate(need(floorId).rps)}), CPU ${cpu.toFixed(2)}× (${needCpu(oursId).toFixed(0)} vs ${needCpu(floorId).toFixed(0)} µs/req)`,
-            pass: rate >= FLOOR_RATIO_GOAL && cpu >= FLOOR_RATIO_GOAL
+            pass: rate >= goalOf(FLOOR_RATIO_GOAL, workload) && cpu >= goalOf(FLOOR_RATIO_GOAL, workload)
           }
         })
     }
@@ -79,10 +88,10 @@ export function evaluateTargets (cases: readonly CaseResult[]): Target[] {
   for (const workload of ['bcc-5k', 'gp-64k', 'gp-1m']) {
     for (const connections of [1, 10]) {
       add(`vs-go/${workload}/c${connections}`, `Reference extension vs Cluster API's Go server per core (${WORKLOAD_NAMES[workload]}, HTTPS keep-alive, ${connections} conn.; both pinned, GOMAXPROCS=1)`,
-        `≥ ${GO_PER_CORE_GOAL.toFixed(2)}× the Go server's req/s`, () => {
+        `≥ ${goalOf(GO_PER_CORE_GOAL, workload).toFixed(2)}× the Go server's req/s`, () => {
           const ours = need(serverCaseId('ours-ref', workload, 'https', connections))
           const go = need(serverCaseId('capi-go', workload, 'https', connections))
-          return { measured: `${(ours.rps / go.rps).toFixed(2)}× (${formatRate(ours.rps)} vs ${formatRate(go.rps)} req/s)`, pass: ours.rps >= GO_PER_CORE_GOAL * go.rps }
+          return { measured: `${(ours.rps / go.rps).toFixed(2)}× (${formatRate(ours.rps)} vs ${formatRate(go.rps)} req/s)`, pass: ours.rps >= goalOf(GO_PER_CORE_GOAL, workload) * go.rps }
         })
     }
   }

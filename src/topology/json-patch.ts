@@ -54,32 +54,37 @@ function asJson (value: unknown): unknown {
  */
 export function createJsonPatch (before: unknown, after: unknown): JsonPatchOperation[] {
   const operations: JsonPatchOperation[] = []
-  const tokens: string[] = []
-  const pointer = (last?: string) => (last === undefined ? tokens : [...tokens, last]).map(token => `/${token}`).join('')
+  // The keys from the root, escaped only when a path is written (most of a template is equal on both sides).
+  const keys: string[] = []
+  const pointer = (last?: string) => {
+    let path = ''
+    for (const key of keys) path += `/${escapeToken(key)}`
+    return last === undefined ? path : `${path}/${escapeToken(last)}`
+  }
   const diff = (a: unknown, raw: unknown): void => {
     if (a === raw) return
     const b = asJson(raw)
     if (isObject(a) && isObject(b)) {
       for (const key of Object.keys(a)) {
         if (!Object.hasOwn(b, key) || asJson(b[key]) === undefined) {
-          operations.push({ op: 'remove', path: pointer(escapeToken(key)) })
+          operations.push({ op: 'remove', path: pointer(key) })
           continue
         }
-        tokens.push(escapeToken(key))
+        keys.push(key)
         diff(a[key], b[key])
-        tokens.pop()
+        keys.pop()
       }
       for (const key of Object.keys(b)) {
-        if (!Object.hasOwn(a, key) && asJson(b[key]) !== undefined) operations.push({ op: 'add', path: pointer(escapeToken(key)), value: b[key] })
+        if (!Object.hasOwn(a, key) && asJson(b[key]) !== undefined) operations.push({ op: 'add', path: pointer(key), value: b[key] })
       }
       return
     }
     if (Array.isArray(a) && Array.isArray(b)) {
       const common = Math.min(a.length, b.length)
       for (let i = 0; i < common; i++) {
-        tokens.push(String(i))
+        keys.push(String(i))
         diff(a[i], b[i])
-        tokens.pop()
+        keys.pop()
       }
       for (let i = common; i < b.length; i++) operations.push({ op: 'add', path: pointer(String(i)), value: b[i] ?? null })
       // From the end, so that each index is still where it was.
@@ -87,7 +92,7 @@ export function createJsonPatch (before: unknown, after: unknown): JsonPatchOper
       return
     }
     // A list element JSON.stringify leaves out is written as null.
-    if (b === undefined && tokens.length > 0) {
+    if (b === undefined && keys.length > 0) {
       if (a !== null) operations.push({ op: 'replace', path: pointer(), value: null })
       return
     }

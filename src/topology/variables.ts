@@ -6,6 +6,7 @@
 import { BUILTINS_VARIABLE } from '../api/hooks/v1alpha1/constants.js'
 import type { Builtins, Variable } from '../api/hooks/v1alpha1/types.generated.js'
 import { VariableError, VariableTypeError } from './errors.js'
+import { setField } from './json.js'
 import { checkValue, type AnyVariableSchema, type VariableSchema, type VariableValue } from './variable-schema.js'
 
 /** The variables of one template by name, `builtin` typed as Cluster API's Builtins (Go's map[string]apiextensionsv1.JSON). */
@@ -26,13 +27,14 @@ export function toVariables (list: ReadonlyArray<Variable> | null | undefined): 
  * `builtin`, which is merged field by field (objects key by key; lists and values replaced; null removes).
  */
 export function mergeVariables (...maps: Variables[]): Variables {
-  const merged = new Map<string, unknown>()
+  const merged: Variables = {}
   for (const map of maps) {
-    for (const [name, value] of Object.entries(map)) {
-      merged.set(name, name === BUILTINS_VARIABLE && merged.has(name) ? mergeBuiltins(merged.get(name), value) : value)
+    for (const name of Object.keys(map)) {
+      const value = map[name]
+      setField(merged, name, name === BUILTINS_VARIABLE && Object.hasOwn(merged, name) ? mergeBuiltins(merged[name], value) : value)
     }
   }
-  return Object.fromEntries(merged)
+  return merged
 }
 
 function mergeBuiltins (base: unknown, update: unknown): unknown {
@@ -44,12 +46,13 @@ function mergeBuiltins (base: unknown, update: unknown): unknown {
 
 function deepMerge (base: unknown, update: unknown): unknown {
   if (!isObject(base) || !isObject(update)) return update
-  const merged = new Map(Object.entries(base))
-  for (const [key, value] of Object.entries(update)) {
-    if (value === null) merged.delete(key)
-    else merged.set(key, deepMerge(merged.get(key), value))
+  const merged = { ...base }
+  for (const key of Object.keys(update)) {
+    const value = update[key]
+    if (value === null) Reflect.deleteProperty(merged, key)
+    else setField(merged, key, deepMerge(Object.hasOwn(merged, key) ? merged[key] : undefined, value))
   }
-  return Object.fromEntries(merged)
+  return merged
 }
 
 /** One segment of a variable path: `name` or `name[index]`. */

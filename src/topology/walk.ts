@@ -27,12 +27,11 @@ export interface TemplateItem {
 }
 
 function toItem (item: GeneratePatchesRequestItem | ValidateTopologyRequestItem, global: Variables): TemplateItem {
-  return {
-    ...('uid' in item ? { uid: item.uid } : {}),
-    template: item.object,
-    holder: item.holderReference,
-    variables: mergeVariables(global, toVariables(item.variables))
-  }
+  const variables = mergeVariables(global, toVariables(item.variables))
+  // Two literals rather than a conditional spread, which costs more than the rest of the item's walk.
+  return 'uid' in item
+    ? { uid: item.uid, template: item.object, holder: item.holderReference, variables }
+    : { template: item.object, holder: item.holderReference, variables }
 }
 
 /**
@@ -130,16 +129,27 @@ function prepare<T extends TemplateBase> (item: TemplateItem, options: WalkOptio
   return { kind: 'template', template: jsonCopy(template) as unknown as T, context: { variables, holder, signal } }
 }
 
-/** Runs the function on one template; a Failure message, or the error to throw on. */
-async function run<T> (fn: MutateFunction<T>, template: T, context: TemplateContext, original: unknown): Promise<string | undefined> {
-  try {
-    await fn(template, context)
-    return undefined
-  } catch (err) {
+/**
+ * Runs the function on one template: a Failure message, or undefined, or the error thrown on. A promise only when
+ * the function returned one: a synchronous function walks the templates without a microtask each.
+ */
+function run<T> (fn: MutateFunction<T>, template: T, context: TemplateContext, original: unknown): string | undefined | Promise<string | undefined> {
+  const failed = (err: unknown): string => {
     const where = describeItem(original, context.holder)
     if (callerFacing(err)) return `${where}: ${err.message}`
     throw new TemplateMutationError(`${where}: ${err instanceof Error ? err.message : String(err)}`, { cause: err })
   }
+  let result: void | Promise<void>
+  try {
+    result = fn(template, context)
+  } catch (err) {
+    return failed(err)
+  }
+  return isThenable(result) ? Promise.resolve(result).then(() => undefined, failed) : undefined
+}
+
+function isThenable (value: unknown): value is PromiseLike<unknown> {
+  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function'
 }
 
 /**
@@ -165,7 +175,8 @@ async function walk<T extends TemplateBase> (
     const step = prepare<T>(item, options, signal)
     if (step.kind === 'skip') continue
     if (step.kind === 'failure') return step.message
-    const failure = await run(fn, step.template, step.context, item.template)
+    const outcome = run(fn, step.template, step.context, item.template)
+    const failure = outcome instanceof Promise ? await outcome : outcome
     if (failure !== undefined) return failure
     done(item, step.template)
   }
