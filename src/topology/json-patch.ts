@@ -65,17 +65,19 @@ export function createJsonPatch (before: unknown, after: unknown): JsonPatchOper
     if (a === raw) return
     const b = asJson(raw)
     if (isObject(a) && isObject(b)) {
-      for (const key of Object.keys(a)) {
-        if (!Object.hasOwn(b, key) || asJson(b[key]) === undefined) {
+      // for...in rather than Object.keys: no list of keys made per object (parsed JSON has no inherited fields).
+      for (const key in a) {
+        const child = Object.hasOwn(b, key) ? b[key] : undefined
+        if (child === undefined || asJson(child) === undefined) {
           operations.push({ op: 'remove', path: pointer(key) })
           continue
         }
         keys.push(key)
-        diff(a[key], b[key])
+        diff(a[key], child)
         keys.pop()
       }
-      for (const key of Object.keys(b)) {
-        if (!Object.hasOwn(a, key) && asJson(b[key]) !== undefined) operations.push({ op: 'add', path: pointer(key), value: b[key] })
+      for (const key in b) {
+        if (Object.hasOwn(b, key) && !Object.hasOwn(a, key) && asJson(b[key]) !== undefined) operations.push({ op: 'add', path: pointer(key), value: b[key] })
       }
       return
     }
