@@ -11,7 +11,7 @@ import { FileSource } from './file-source.js'
 import { checkControllerHttp, type ControllerHttpOptions, serveControllerHttp } from './http-serving.js'
 import { KubeApi } from '../kube/api.js'
 import { isKubeApiError } from '../kube/errors.js'
-import { LeaderElector } from '../kube/leader-election.js'
+import { LeaderElector, type LeaderElectorOptions } from '../kube/leader-election.js'
 import { KubernetesSource } from './kubernetes-source.js'
 import type { ExtensionConfigSource } from './source.js'
 import { createWebhookServer } from './webhook-server.js'
@@ -30,20 +30,7 @@ export interface RunControllerOptions {
    * leaderElection runs the controller on standby (read-only) until it holds this coordination.k8s.io/v1 Lease, as
    * client-go's leader election does (Kubernetes source only).
    */
-  leaderElection?: {
-    /** namespace of the Lease. */
-    namespace: string
-    /** name of the Lease. */
-    name: string
-    /** identity is who we are in the Lease's holderIdentity (default `<hostname>_<random UUID>`). */
-    identity?: string
-    /** leaseDurationMs is how long the Lease stays valid without renewal (default 15 000). */
-    leaseDurationMs?: number
-    /** renewDeadlineMs: the leader steps down when renewal has not succeeded for this long (default 10 000). */
-    renewDeadlineMs?: number
-    /** retryPeriodMs is the time between attempts to renew or acquire (default 2000). */
-    retryPeriodMs?: number
-  }
+  leaderElection?: Pick<LeaderElectorOptions, 'namespace' | 'name' | 'identity' | 'leaseDurationMs' | 'renewDeadlineMs' | 'retryPeriodMs'>
   /** readOnly never discovers or writes: it registers what another controller wrote in status. */
   readOnly?: boolean
   /** takeOverCrd writes status even on an ExtensionConfig CRD another owner (Cluster API) installed. */

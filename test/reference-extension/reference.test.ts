@@ -2,7 +2,7 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import t from 'tap'
-import { applyMergePatch } from '../helpers/merge-patch.js'
+import { applyMergePatch } from '../../src/topology/merge-patch.js'
 import { createCatalog } from '../../src/catalog/default.js'
 import { applyPatch, type Operation } from 'rfc6902'
 import { referenceHandlers, ANNOTATION, planUpgrade, parseResponses, VERSION_LABEL } from '../../src/reference-extension/index.js'

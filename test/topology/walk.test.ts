@@ -4,7 +4,7 @@
 import fc from 'fast-check'
 import { applyPatch, type Operation } from 'rfc6902'
 import t from 'tap'
-import { applyMergePatch } from '../helpers/merge-patch.js'
+import { applyMergePatch } from '../../src/topology/merge-patch.js'
 import { GeneratePatches, sampleRequest, ValidateTopology } from '../../src/api/hooks/v1alpha1/index.js'
 import type { GeneratePatchesRequest, GeneratePatchesResponse } from '../../src/api/hooks/v1alpha1/types.generated.js'
 import { HookError } from '../../src/server/errors.js'
