@@ -1,6 +1,7 @@
 // Small helpers over Kubernetes objects as plain JSON: typed access to nested fields, and how objects are named in
 // messages.
 import type { ObjectMeta } from '../api/kube-object.js'
+import { isJsonObject } from '../topology/json.js'
 
 /** A Kubernetes object as read from a manifest: JSON with the usual type and object metadata. */
 export interface KubeDocument {
@@ -13,9 +14,8 @@ export interface KubeDocument {
 /** A JSON object. */
 export type JsonObject = Record<string, unknown>
 
-export function isObject (value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
+/** Whether a value is a JSON object (not null, not a list). */
+export const isObject: (value: unknown) => value is JsonObject = isJsonObject
 
 /** The value at a path of object keys, undefined when a step is missing or not an object. */
 export function getPath (object: unknown, path: readonly string[]): unknown {

@@ -8,6 +8,7 @@ import type {
   ClusterClassPatch, ClusterVariable, GeneratePatchesRequest, GeneratePatchesResponse, JSONPatch, PatchSelector, Variable
 } from '../api/hooks/v1alpha1/types.generated.js'
 import { GeneratePatches, ValidateTopology } from '../api/hooks/v1alpha1/hooks.js'
+import { isControlPlaneMachineInfrastructureTemplate, isControlPlaneTemplate, isInfrastructureClusterTemplate, matchesClass } from '../topology/holders.js'
 import { applyMergePatch } from '../topology/merge-patch.js'
 import type { RequestItem } from './desired.js'
 import { getPath, isObject, type JsonObject, jsonCopy, type KubeDocument, setPath } from './objects.js'
@@ -73,16 +74,14 @@ function wireItems (items: PatchedItems['items']): GeneratePatchesRequest['items
 function matchesSelector (item: RequestItem, selector: PatchSelector | undefined): boolean {
   const object = item.object as KubeDocument
   if (!selector || object.apiVersion !== selector.apiVersion || object.kind !== selector.kind) return false
-  const { kind, fieldPath } = item.holderReference
+  const holder = item.holderReference
   const match = selector.matchResources ?? {}
-  if (match.infrastructureCluster && kind === 'Cluster' && fieldPath === 'spec.infrastructureRef') return true
-  if (match.controlPlane && ((kind === 'Cluster' && fieldPath === 'spec.controlPlaneRef') || fieldPath === 'spec.machineTemplate.infrastructureRef' || fieldPath === 'spec.machineTemplate.spec.infrastructureRef')) return true
-  const workerFields = ['spec.template.spec.bootstrap.configRef', 'spec.template.spec.infrastructureRef']
-  const classMatches = (names: readonly string[] | undefined, cls: string | undefined) => cls !== undefined && (names ?? []).some(n =>
-    n === '*' || n === cls || (n.startsWith('*') && cls.endsWith(n.slice(1))) || (n.endsWith('*') && cls.startsWith(n.slice(0, -1))))
-  const builtin = item.builtin as { machineDeployment?: { class?: string }, machinePool?: { class?: string } } | undefined
-  if (match.machineDeploymentClass && kind === 'MachineDeployment' && workerFields.includes(fieldPath) && classMatches(match.machineDeploymentClass.names, builtin?.machineDeployment?.class)) return true
-  if (match.machinePoolClass && kind === 'MachinePool' && workerFields.includes(fieldPath) && classMatches(match.machinePoolClass.names, builtin?.machinePool?.class)) return true
+  if (match.infrastructureCluster && isInfrastructureClusterTemplate(holder)) return true
+  if (match.controlPlane && (isControlPlaneTemplate(holder) || isControlPlaneMachineInfrastructureTemplate(holder))) return true
+  // The class globs read the item's builtin variable, as Cluster API's do.
+  const variables = { builtin: item.builtin }
+  if (match.machineDeploymentClass && holder.kind === 'MachineDeployment' && matchesClass(holder, variables, match.machineDeploymentClass.names ?? [])) return true
+  if (match.machinePoolClass && holder.kind === 'MachinePool' && matchesClass(holder, variables, match.machinePoolClass.names ?? [])) return true
   return false
 }
 

@@ -5,7 +5,7 @@
 // which always gives the mutated list (not always the shortest patch, as a list is rarely reordered by a mutation).
 // The mutated side is read as JSON.stringify would write it (undefined fields left out, toJSON called), without
 // first copying it through JSON text.
-import { jsonEqual } from './json.js'
+import { isJsonObject as isObject, jsonEqual } from './json.js'
 
 /** One RFC 6902 operation of the patches walkTemplates answers. */
 export type JsonPatchOperation = {
@@ -20,10 +20,6 @@ export type JsonPatchOperation = {
   op: 'remove'
   /** path is a JSON Pointer (RFC 6901). */
   path: string
-}
-
-function isObject (value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 /** A JSON Pointer reference token: `~` and `/` escaped (RFC 6901). */

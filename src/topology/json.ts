@@ -1,6 +1,11 @@
 // JSON values compared as JSON: the patches are computed between a template as parsed from the request and a copy
 // of it, where unchanged subtrees are equal but never the same object, so equality must be cheap to ask everywhere.
 
+/** Whether a value is a JSON object (not null, not a list). */
+export function isJsonObject (value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
 /** Whether two JSON values are equal (objects key by key, in any order; lists in order). */
 export function jsonEqual (a: unknown, b: unknown): boolean {
   if (a === b) return true

@@ -1,11 +1,7 @@
 // RFC 7386 merge patches, made and applied here rather than by a library: json-merge-patch (and others) build and
 // apply them with `object[key] = ...`, which for a key named `__proto__` (a plain key in JSON) sets the object's
 // prototype and drops the change. This builds every object from its entries, so each key is an own property.
-import { jsonEqual } from './json.js'
-
-function isObject (value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
+import { isJsonObject as isObject, jsonEqual } from './json.js'
 
 /** The RFC 7386 merge patch that turns `before` into `after`; undefined when they are equal. */
 export function createMergePatch (before: unknown, after: unknown): unknown {

@@ -6,7 +6,7 @@
 import { BUILTINS_VARIABLE } from '../api/hooks/v1alpha1/constants.js'
 import type { Builtins, Variable } from '../api/hooks/v1alpha1/types.generated.js'
 import { VariableError, VariableTypeError } from './errors.js'
-import { setField } from './json.js'
+import { isJsonObject as isObject, setField } from './json.js'
 import { checkValue, type AnyVariableSchema, type VariableSchema, type VariableValue } from './variable-schema.js'
 
 /** The variables of one template by name, `builtin` typed as Cluster API's Builtins (Go's map[string]apiextensionsv1.JSON). */
@@ -162,10 +162,6 @@ export function getValue (variables: Variables, path: string, check: ValueCheck<
 function checked (value: unknown, path: string, check: ValueCheck<unknown>): void {
   const problem = typeof check === 'function' ? (check(value) ? undefined : 'it fails the check given') : checkValue(check, value)
   if (problem !== undefined) throw new VariableTypeError(`variable ${JSON.stringify(path)} is invalid: ${problem}`)
-}
-
-function isObject (value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 /** The JSON type of a value, for messages that must not quote the value itself. */

@@ -115,6 +115,24 @@ t.test('inline patches: value and valueFrom.variable applied in the class\'s ord
   t.match(result.notes, [/x-kubernetes-validations \(CEL rules\) are not evaluated/, /valueFrom\.template \(a Go template\) is not evaluated/])
 })
 
+t.test('inline patches: matchResources.controlPlane and infrastructureCluster pick their templates and no other', async t => {
+  const inline = copy(clusterClass)
+  const mark = (kind: string, value: string, matchResources: Record<string, boolean>) => ({
+    selector: { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2', kind, matchResources },
+    jsonPatches: [{ op: 'add', path: '/spec/template/spec/marked', value }]
+  })
+  inline.spec.patches = [{
+    name: 'mark',
+    definitions: [mark('DevMachineTemplate', 'control plane', { controlPlane: true }), mark('DevClusterTemplate', 'cluster', { infrastructureCluster: true })]
+  }, ...clusterClass.spec.patches]
+  const result = await simulate({ handlers: referenceHandlers(), cluster, clusterClass: inline, templates })
+  t.equal(result.outcome, 'completed', result.error ?? 'completed')
+  const marked = (role: string) => result.templates.find(t => t.role === role)?.diff.filter(op => op.path === '/spec/template/spec/marked')
+  t.same(marked('controlPlaneMachineInfrastructure'), [{ op: 'add', path: '/spec/template/spec/marked', value: 'control plane' }], 'the control plane\'s machine template')
+  t.same(marked('infrastructureCluster'), [{ op: 'add', path: '/spec/template/spec/marked', value: 'cluster' }], 'the infrastructure cluster template')
+  t.same(marked('machineDeployment md-0 infrastructure'), [], 'not a worker\'s machine template of the same kind')
+})
+
 t.test('input that cannot be used is refused, naming the object, its source and the field', async t => {
   const sourceOf = (o: unknown) => o === clusterClass ? 'clusterclass.yaml' : o === cluster ? 'cluster.yaml' : undefined
   await t.rejects(simulate({ handlers: referenceHandlers(), cluster, clusterClass, templates: templates.slice(1), sourceOf }),
