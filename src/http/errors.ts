@@ -9,6 +9,9 @@ export class HttpError extends Error {
   }
 }
 
+/** The body of an unexpected error's 500, on every server: the details are logged, never sent. */
+export const INTERNAL_ERROR_BODY = JSON.stringify({ code: 'InternalError', message: 'internal server error' })
+
 const CODES: Record<number, string> = {
   400: 'BadRequest',
   404: 'NotFound',

@@ -3,7 +3,7 @@
 // JSON 404 and 405 with stable codes), JSON errors, which request bodies are JSON, the options every fastify app is
 // created with, and listening with the printed URL. The client side (undici) is in src/shims, so a server never loads it.
 export { isJsonContentType } from './content-type.js'
-export { HttpError, sendError } from './errors.js'
+export { HttpError, INTERNAL_ERROR_BODY, sendError } from './errors.js'
 export { jsonErrors, listenAt, methodNotAllowed, operationsRoutes, PROBES, serverUrl } from './operations.js'
 export { closeServer, type ConnectionLimits, createNodeServer, DEFAULT_LIMITS, listenServer, type NodeServerOptions, nodeServerFactory, type RequestListener } from './server.js'
 export { appOptions } from '../shims/fastify-options.js'

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Logger } from 'pino'
-import { HttpError, PROBES } from '../http/index.js'
+import { HttpError, INTERNAL_ERROR_BODY, PROBES } from '../http/index.js'
 import { readRawBody, refuseBeforeReading, type RawBody } from './body.js'
 import { HOOK_BODY_LIMITS, type HookEndpoint } from './extension.js'
 import { lazyChildLogger } from './lazy-logger.js'
@@ -133,5 +133,5 @@ function refuse (res: ServerResponse, requestId: string, err: unknown, log: Logg
   }
   if (res.req.aborted || res.req.destroyed) return
   log.error({ err }, 'request failed')
-  send(res, 500, requestId, JSON.stringify({ code: 'InternalError', message: 'internal server error' }))
+  send(res, 500, requestId, INTERNAL_ERROR_BODY)
 }

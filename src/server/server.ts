@@ -14,7 +14,7 @@ import type { Catalog } from '../catalog/catalog.js'
 import type { AnnouncedHandler } from '../catalog/handlers.js'
 import { buildOpenAPIDocument, OPENAPI_VERSION, type OpenAPIDocument } from '../catalog/openapi.js'
 import type { HookDefinition } from '../api/hooks/define.js'
-import { closeServer, type ConnectionLimits, createNodeServer, listenAt, listenServer, type RequestListener, serverUrl } from '../http/index.js'
+import { closeServer, type ConnectionLimits, createNodeServer, INTERNAL_ERROR_BODY, listenAt, listenServer, type RequestListener, serverUrl } from '../http/index.js'
 import { httpsOptions, type TLSFileOptions, watchCertificates } from '../tls/watcher.js'
 import { nodeHookListener } from './endpoint.js'
 import { ExtensionHandlerError } from './errors.js'
@@ -135,7 +135,7 @@ export function createExtensionServer<const T extends readonly HookDefinition[]>
     if (!throughFastify && core(req, res)) return
     fastifyReady().then(() => fastifyListener?.(req, res), (err: unknown) => {
       logger.error({ err }, 'the server could not start its routes')
-      res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify({ code: 'InternalError', message: 'internal server error' }))
+      res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' }).end(INTERNAL_ERROR_BODY)
     })
   }
   const server = createNodeServer(listener, { limits: options.limits, tls: options.tls ? httpsOptions(options.tls) : undefined })

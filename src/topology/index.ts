@@ -12,6 +12,7 @@
 //   templates.ts        template kinds: typed templates by apiVersion and kind, or a type guard
 //   templates.generated.ts  the types of Cluster API's own template kinds
 //   variable-schema.ts  a typed builder of ClusterClass variable schemas for DiscoverVariables, checked as Cluster API does
+//   json-patch.ts       RFC 6902 patches from a side-by-side walk of the template as received and as mutated
 //   merge-patch.ts, json.ts  RFC 7386 patches and JSON copies and comparisons, safe for a key named __proto__
 //   errors.ts           VariableError, VariableTypeError, VariableSchemaError, TemplateMutationError
 export { createTemplatePatch, templateItems, validateTemplates, walkTemplates } from './walk.js'
