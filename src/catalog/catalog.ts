@@ -3,13 +3,15 @@ import { codedError } from '../errors/index.js'
 import type { HookConversion, HookDefinition, HookGroupVersion } from '../api/hooks/define.js'
 import { apiVersionOf, compareVersions, type GroupVersionHook, groupHookString, gvhString, hookPath, isKubeVersion } from './identity.js'
 import { isPrecompiled } from './precompiled.js'
-import { type Direction, requestReceiver, type SchemaCheck, schemaCheck } from './validate.js'
+import { type HookChecks, hookCheck, hookChecks, type ReceivedRequest, type ValidationResult } from './validate.js'
 import { DNS1123_SUBDOMAIN_PATTERN } from '../api/extension-config/rules.js'
 import { GROUP } from '../api/hooks/v1alpha1/constants.js'
 import { schemaProperties } from '../api/schema/builders.js'
 
 /** A catalog cannot be built as asked (an invalid or conflicting hook definition), or a hook it is asked for is not in it. */
 export class CatalogError extends codedError('ERR_RUNTIME_SDK_CATALOG') {}
+
+export type { HookChecks, ReceivedRequest, ValidationResult } from './validate.js'
 
 /** One version of one hook, as the catalog knows it. */
 export interface CatalogHook {
@@ -32,37 +34,6 @@ export interface CatalogHook {
   goDecoded: boolean
   /** conversion converts this version to and from a newer one; every version but the latest has one. */
   conversion?: HookConversion
-}
-
-/** Whether a request or response passed a catalog's checks, and if not, why. */
-export type ValidationResult = {
-  /** valid is true: the body passed. */
-  valid: true
-} | {
-  /** valid is false: the body did not pass. */
-  valid: false
-  /** message says what is wrong, with the field's path. */
-  message: string
-}
-/** A request an extension received, with what its handler gets (see Catalog.receiveRequest). */
-export type ReceivedRequest = {
-  /** valid is true: the request passed. */
-  valid: true
-  /** request is what the handler gets. */
-  request: unknown
-} | {
-  /** valid is false: the request did not pass. */
-  valid: false
-  /** message says what is wrong, with the field's path. */
-  message: string
-}
-
-/** The checks of an extension's calls of one hook (see Catalog.hookChecks). */
-export interface HookChecks {
-  /** receive checks a request as receiveRequest does and returns what the handler gets. */
-  receive: (body: unknown) => ReceivedRequest
-  /** answer checks a handler's answer as validateResponse does (strict). */
-  answer: (body: unknown) => ValidationResult
 }
 
 const HOOK_NAME = /^[A-Z][A-Za-z0-9]*$/
@@ -194,8 +165,7 @@ export class Catalog {
    * nesting); one of your own against its schema (markers, the fields always sent).
    */
   validateRequest (gvh: GroupVersionHook, body: unknown): ValidationResult {
-    const hook = this.get(gvh)
-    return check(hook, 'request', body)
+    return hookCheck(this.get(gvh), 'request')(body)
   }
 
   /**
@@ -213,26 +183,7 @@ export class Catalog {
    * validateResponse (strict), without looking the hook up on every call.
    */
   hookChecks (gvh: GroupVersionHook): HookChecks {
-    const hook = this.get(gvh)
-    const answer = hookCheck(hook, 'response')
-    if (!hook.goDecoded) {
-      const request = hookCheck(hook, 'request')
-      return {
-        receive: body => {
-          const checked = request(body)
-          return checked.valid ? { valid: true, request: body } : checked
-        },
-        answer
-      }
-    }
-    const receive = requestReceiver(hook.definition.request)
-    return {
-      receive: body => {
-        const received = receive(body)
-        return 'message' in received ? { valid: false, message: received.message } : { valid: true, request: received.request }
-      },
-      answer
-    }
+    return hookChecks(this.get(gvh))
   }
 
   /**
@@ -241,8 +192,7 @@ export class Catalog {
    * API's client decodes it.
    */
   validateResponse (gvh: GroupVersionHook, body: unknown, mode: 'strict' | 'decode' = 'strict'): ValidationResult {
-    const hook = this.get(gvh)
-    return check(hook, mode === 'strict' ? 'response' : 'decode', body)
+    return hookCheck(this.get(gvh), mode === 'strict' ? 'response' : 'decode')(body)
   }
 
   /** Converts a request of version `from` down to the older version `to`, through every version between. */
@@ -311,25 +261,5 @@ function checkConversions (key: string, versions: string[], hooks: Map<string, C
     }
     if (compareVersions(conversion.to, version) >= 0) throw new CatalogError(`hook ${groupHookString({ group, hook })} ${version} converts to ${conversion.to}, which is not a newer version`)
     if (!hookOf(conversion.to)) throw new CatalogError(`hook ${groupHookString({ group, hook })} ${version} converts to ${conversion.to}, which is not registered`)
-  }
-}
-
-function check (hook: CatalogHook, direction: Direction, body: unknown): ValidationResult {
-  return hookCheck(hook, direction)(body)
-}
-
-// A hook's check in one direction, bound once: its schema's, and for a hook of your own the kind and apiVersion too
-// (Go's decoder reads them as any strings).
-function hookCheck (hook: CatalogHook, direction: Direction): (body: unknown) => ValidationResult {
-  const checkSchema: SchemaCheck = schemaCheck(direction === 'request' ? hook.definition.request : hook.definition.response, direction)
-  const kind = direction === 'request' ? hook.requestKind : hook.responseKind
-  return body => {
-    const message = checkSchema(body)
-    if (message) return { valid: false, message }
-    if (hook.goDecoded) return { valid: true }
-    const envelope = body as { kind?: string, apiVersion?: string }
-    if (envelope.kind !== undefined && envelope.kind !== kind) return { valid: false, message: `kind: must be "${kind}", got ${JSON.stringify(envelope.kind)}` }
-    if (envelope.apiVersion !== undefined && envelope.apiVersion !== hook.apiVersion) return { valid: false, message: `apiVersion: must be "${hook.apiVersion}", got ${JSON.stringify(envelope.apiVersion)}` }
-    return { valid: true }
   }
 }

@@ -1,6 +1,6 @@
 // Validation with messages that name the offending field. validate() never changes the value: no defaults, no
 // coercion, no removal of unknown fields (callers' objects must pass through intact); requestReceiver() reads a request
-// an extension received, in place, as Go's handler would read it.
+// an extension received, in place, as Go's handler would read it; hookChecks() binds a hook's checks once, for serving.
 //
 // Cluster API's hooks are checked as Go's encoding/json decodes them into Cluster API's types (the decoders generated
 // in decoders/*.generated.cjs, rules in decoder/rules.ts): JSON types, integer ranges, the timestamps and base64 Go
@@ -26,6 +26,91 @@ export type { Direction } from './schema-compiler.js'
 
 const compiled: Record<Direction, WeakMap<TSchema, ValidateFunction>> = { request: new WeakMap(), response: new WeakMap(), decode: new WeakMap() }
 let compiler: SchemaCompiler | undefined
+
+/** Whether a request or response passed a catalog's checks, and if not, why. */
+export type ValidationResult = {
+  /** valid is true: the body passed. */
+  valid: true
+} | {
+  /** valid is false: the body did not pass. */
+  valid: false
+  /** message says what is wrong, with the field's path. */
+  message: string
+}
+
+/** A request an extension received, with what its handler gets (see Catalog.receiveRequest). */
+export type ReceivedRequest = {
+  /** valid is true: the request passed. */
+  valid: true
+  /** request is what the handler gets. */
+  request: unknown
+} | {
+  /** valid is false: the request did not pass. */
+  valid: false
+  /** message says what is wrong, with the field's path. */
+  message: string
+}
+
+/** The checks of an extension's calls of one hook (see Catalog.hookChecks). */
+export interface HookChecks {
+  /** receive checks a request as receiveRequest does and returns what the handler gets. */
+  receive: (body: unknown) => ReceivedRequest
+  /** answer checks a handler's answer as validateResponse does (strict). */
+  answer: (body: unknown) => ValidationResult
+}
+
+/** What the checks of a hook read of its catalog entry (a CatalogHook). */
+interface CheckedHook {
+  definition: { request: TSchema, response: TSchema }
+  requestKind: string
+  responseKind: string
+  apiVersion: string
+  goDecoded: boolean
+}
+
+/**
+ * The two checks of an extension's calls of a hook, bound to it once: a request of one of Cluster API's hooks is read
+ * as Go's handler reads it (requestReceiver); one of your own is checked and handed over as it is.
+ */
+export function hookChecks (hook: CheckedHook): HookChecks {
+  const answer = hookCheck(hook, 'response')
+  if (!hook.goDecoded) {
+    const request = hookCheck(hook, 'request')
+    return {
+      receive: body => {
+        const checked = request(body)
+        return checked.valid ? { valid: true, request: body } : checked
+      },
+      answer
+    }
+  }
+  const receive = requestReceiver(hook.definition.request)
+  return {
+    receive: body => {
+      const received = receive(body)
+      return 'message' in received ? { valid: false, message: received.message } : { valid: true, request: received.request }
+    },
+    answer
+  }
+}
+
+/**
+ * A hook's check in one direction, bound once: its schema's, and for a hook of your own the kind and apiVersion too
+ * (Go's decoder reads them as any strings).
+ */
+export function hookCheck (hook: CheckedHook, direction: Direction): (body: unknown) => ValidationResult {
+  const checkSchema = schemaCheck(direction === 'request' ? hook.definition.request : hook.definition.response, direction)
+  const kind = direction === 'request' ? hook.requestKind : hook.responseKind
+  return body => {
+    const message = checkSchema(body)
+    if (message) return { valid: false, message }
+    if (hook.goDecoded) return { valid: true }
+    const envelope = body as { kind?: string, apiVersion?: string }
+    if (envelope.kind !== undefined && envelope.kind !== kind) return { valid: false, message: `kind: must be "${kind}", got ${JSON.stringify(envelope.kind)}` }
+    if (envelope.apiVersion !== undefined && envelope.apiVersion !== hook.apiVersion) return { valid: false, message: `apiVersion: must be "${hook.apiVersion}", got ${JSON.stringify(envelope.apiVersion)}` }
+    return { valid: true }
+  }
+}
 
 /** A check of values against one schema in one direction: undefined when valid, else a message naming the field. */
 export type SchemaCheck = (value: unknown) => string | undefined

@@ -109,8 +109,10 @@ export async function serve (opts: ServeOptions, say: (line: string) => void = l
   const worker = workers?.isWorker() === true
   // Only the first worker tells what is served.
   if (worker && !workers.isFirstWorker()) say = () => {}
-  const handlers = opts.handlers ? await loadHandlers(opts.handlers) : referenceHandlers(opts.responses ? { responsesFile: opts.responses } : {})
+  // A module of handlers is loaded before a certificate is minted, so that a bad one leaves nothing behind.
+  const module = opts.handlers ? await loadHandlers(opts.handlers) : undefined
   const tls = opts.insecureHttp ? undefined : await tlsFiles(opts, say)
+  const handlers = module ?? referenceHandlers(opts.responses ? { responsesFile: opts.responses } : {})
   const server = createExtensionServer({
     ...(opts.maxConnections !== undefined ? { limits: { maxConnections: opts.maxConnections } } : {}),
     ...(worker ? { metricsView: workers.workersMetricsView } : {}),

@@ -55,17 +55,12 @@ export function prepareExtension (handlers: readonly ExtensionHandler[], catalog
   return {
     catalog,
     discovery,
-    routes: [
-      { hook: discoveryHook, name: '', path: catalog.path(discoveryHook.gvh), invoke: () => structuredClone(discovery), checks: catalog.hookChecks(discoveryHook.gvh) },
-      ...resolved.map(r => ({
-        hook: r.hook,
-        name: r.name,
-        path: r.path,
-        ...(r.handler.timeoutSeconds !== undefined ? { timeoutSeconds: r.handler.timeoutSeconds } : {}),
-        invoke: r.handler.handler as HookRoute['invoke'],
-        checks: catalog.hookChecks(r.hook.gvh)
-      }))
-    ]
+    routes: [{ hook: discoveryHook, name: '', invoke: () => structuredClone(discovery) }, ...resolved.map(r => ({
+      hook: r.hook,
+      name: r.name,
+      ...(r.handler.timeoutSeconds !== undefined ? { timeoutSeconds: r.handler.timeoutSeconds } : {}),
+      invoke: r.handler.handler as HookRoute['invoke']
+    }))].map(route => ({ ...route, path: catalog.path(route.hook.gvh, route.name), checks: catalog.hookChecks(route.hook.gvh) }))
   }
 }
 

@@ -63,7 +63,8 @@ export function buildApp (parts: AppParts): FastifyInstance {
     reply.header('x-request-id', request.id)
     done(null, payload)
   })
-  app.register(async (scope) => mountHookRoutes(scope, parts.endpoints, parts.open), { prefix: parts.prefix })
+  const hookRoutes = async (scope: FastifyInstance) => { mountHookRoutes(scope, parts.endpoints, parts.open) }
+  app.register(hookRoutes, { prefix: parts.prefix })
   if (parts.docs) mountDocs(app, parts.openapiDocument)
   const addHook = app.addHook.bind(app) as (name: string, hook: unknown) => FastifyInstance
   Object.defineProperty(app, 'addHook', {

@@ -9,7 +9,6 @@ interface ResolvedHandler {
   handler: ExtensionHandler
   hook: CatalogHook
   name: string
-  path: string
   announced: AnnouncedHandler
 }
 
@@ -47,7 +46,7 @@ export function resolveHandlers (catalog: Catalog, handlers: readonly ExtensionH
       }
       const problems = handlerErrors(catalog, defaultHandler(announced))
       errors.push(...problems.map(p => `${label}: ${p}`))
-      if (errors.length === before) resolved.push({ handler: declared, hook, name, path: catalog.path(hook.gvh, name), announced })
+      if (errors.length === before) resolved.push({ handler: declared, hook, name, announced })
     }
   }
   if (errors.length > 0) throw new ExtensionHandlerError(`invalid extension handlers:\n  ${errors.join('\n  ')}`)

@@ -131,22 +131,8 @@ export function createExtensionServer<const T extends readonly HookDefinition[]>
   // Set once a request hook is added through `app`: from then on fastify answers every request, hook calls included.
   let throughFastify = false
   let fastifyListener: RequestListener | undefined
-  const listener: RequestListener = (req, res) => {
-    if (!throughFastify && core(req, res)) return
-    fastifyReady().then(() => fastifyListener?.(req, res), (err: unknown) => {
-      logger.error({ err }, 'the server could not start its routes')
-      res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' }).end(INTERNAL_ERROR_BODY)
-    })
-  }
-  const server = createNodeServer(listener, { limits: options.limits, tls: options.tls ? httpsOptions(options.tls) : undefined })
-  if (options.insecureHttp) {
-    logger.warn('serving plain HTTP because insecureHttp is set: Cluster API calls extensions over HTTPS only; use this for tests or behind a TLS-terminating proxy')
-  }
-
   let openapi: OpenAPIDocument | undefined
   const openapiDocument = () => (openapi ??= buildOpenAPIDocument(catalog, { version: OPENAPI_VERSION }))
-  let stopWatching = () => {}
-
   // Made now, not with the app: a `serve --workers` worker answers the other workers' sums only once it exists.
   const metricsView = options.metricsView?.(metrics.registry) ?? metrics.registry
   let app: FastifyInstance | undefined
@@ -166,6 +152,19 @@ export function createExtensionServer<const T extends readonly HookDefinition[]>
     onRequestHook: () => { throughFastify = true }
   }))
   const fastifyReady = async () => await (ready ??= fastifyApp().ready())
+
+  const listener: RequestListener = (req, res) => {
+    if (!throughFastify && core(req, res)) return
+    fastifyReady().then(() => fastifyListener?.(req, res), (err: unknown) => {
+      logger.error({ err }, 'the server could not start its routes')
+      res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' }).end(INTERNAL_ERROR_BODY)
+    })
+  }
+  const server = createNodeServer(listener, { limits: options.limits, tls: options.tls ? httpsOptions(options.tls) : undefined })
+  if (options.insecureHttp) {
+    logger.warn('serving plain HTTP because insecureHttp is set: Cluster API calls extensions over HTTPS only; use this for tests or behind a TLS-terminating proxy')
+  }
+  let stopWatching = () => {}
 
   return {
     get app () { return fastifyApp() },
