@@ -1,17 +1,52 @@
 // Go's time.Parse(time.RFC3339, s), which metav1.Time's UnmarshalJSON runs on every timestamp Cluster API decodes:
 // what it accepts (odd-but-valid forms too: a one-digit hour, a comma before fractional seconds, a +24:00 offset) and
 // the error it returns otherwise, word for word. A port of Go 1.26's general parser (time/format.go) for this one
-// layout; the common form is recognised first by a regular expression.
+// layout; the common form is recognised first, character by character.
 const LAYOUT = '2006-01-02T15:04:05Z07:00'
-/** The usual form: Go's fast path (parseRFC3339) accepts it when its numbers are in range. */
-const USUAL = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:Z|[+-](\d{2}):(\d{2}))$/
-
 /** undefined when Go parses the timestamp, else Go's error message. */
 export function goTimeError (value: string): string | undefined {
-  const m = USUAL.exec(value)
-  if (m && Number(m[2]) >= 1 && Number(m[2]) <= 12 && Number(m[3]) >= 1 && Number(m[3]) <= daysIn(Number(m[2]), Number(m[1])) &&
-    Number(m[4]) <= 23 && Number(m[5]) <= 59 && Number(m[6]) <= 59 && (m[7] === undefined || (Number(m[7]) <= 23 && Number(m[8]) <= 59))) return undefined
-  return parseError(Buffer.from(value, 'utf8'))
+  return isUsualTime(value) ? undefined : parseError(Buffer.from(value, 'utf8'))
+}
+
+/**
+ * The usual form, YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM) with its numbers in range, which Go's fast path
+ * (parseRFC3339) accepts: read character by character, as it is on every timestamp of every request.
+ */
+function isUsualTime (s: string): boolean {
+  const n = s.length
+  if (n < 20 || s.charCodeAt(4) !== DASH || s.charCodeAt(7) !== DASH || s.charCodeAt(10) !== T || s.charCodeAt(13) !== COLON || s.charCodeAt(16) !== COLON) return false
+  const century = twoDigits(s, 0)
+  const yearInCentury = twoDigits(s, 2)
+  const month = twoDigits(s, 5)
+  const day = twoDigits(s, 8)
+  if (century < 0 || yearInCentury < 0 || month < 1 || month > 12 || day < 1 || day > daysIn(month, century * 100 + yearInCentury)) return false
+  if (!inRange(twoDigits(s, 11), 23) || !inRange(twoDigits(s, 14), 59) || !inRange(twoDigits(s, 17), 59)) return false
+  let i = 19
+  if (s.charCodeAt(i) === DOT) {
+    const first = ++i
+    while (i < n && isDigitCode(s.charCodeAt(i))) i++
+    if (i === first) return false
+  }
+  if (i === n - 1) return s.charCodeAt(i) === Z
+  const sign = s.charCodeAt(i)
+  return i === n - 6 && (sign === PLUS || sign === DASH) && s.charCodeAt(i + 3) === COLON && inRange(twoDigits(s, i + 1), 23) && inRange(twoDigits(s, i + 4), 59)
+}
+
+const [DASH, PLUS, DOT, COLON, T, Z] = ['-', '+', '.', ':', 'T', 'Z'].map(c => c.charCodeAt(0)) as [number, number, number, number, number, number]
+
+function isDigitCode (code: number): boolean {
+  return code >= 48 && code <= 57
+}
+
+/** The number of two ASCII digits at i, or -1. */
+function twoDigits (s: string, i: number): number {
+  const tens = s.charCodeAt(i)
+  const ones = s.charCodeAt(i + 1)
+  return isDigitCode(tens) && isDigitCode(ones) ? (tens - 48) * 10 + ones - 48 : -1
+}
+
+function inRange (value: number, max: number): boolean {
+  return value >= 0 && value <= max
 }
 
 /** Layout chunks of RFC 3339 as Go's nextStdChunk splits it: a literal prefix, then a value. */
@@ -148,7 +183,7 @@ function getnum (s: Buffer, fixed: boolean): [number, Buffer] | typeof BAD {
 
 function daysIn (month: number, year: number): number {
   if (month === 2) return (year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0)) ? 29 : 28
-  return [4, 6, 9, 11].includes(month) ? 30 : 31
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31
 }
 
 /** Go's time.quote: double quotes, `"` and `\` escaped, every byte of a non-ASCII or control character as \xNN. */
