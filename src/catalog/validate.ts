@@ -113,7 +113,7 @@ export function hookCheck (hook: CheckedHook, direction: Direction): (body: unkn
 }
 
 /** A check of values against one schema in one direction: undefined when valid, else a message naming the field. */
-export type SchemaCheck = (value: unknown) => string | undefined
+type SchemaCheck = (value: unknown) => string | undefined
 
 /** Validates a value against a schema in a direction; returns undefined when valid, else a message naming the field. */
 export function validate (schema: TSchema, value: unknown, direction: Direction = 'request'): string | undefined {
@@ -121,7 +121,7 @@ export function validate (schema: TSchema, value: unknown, direction: Direction 
 }
 
 /** The check validate() makes, bound to its schema and direction once (what a served hook runs on every call). */
-export function schemaCheck (schema: TSchema, direction: Direction): SchemaCheck {
+function schemaCheck (schema: TSchema, direction: Direction): SchemaCheck {
   const decoder = precompiledDecoder(schema)
   if (decoder) {
     if (direction !== 'response') return value => decodeProblem(decoder, value, DECODE)
@@ -148,7 +148,7 @@ function missingStatus (value: unknown): string | undefined {
  * decoder reads it (null and fields left out become the zero values Go's handler sees; see decoder/rules.ts). Bound
  * to the request's schema once.
  */
-export function requestReceiver (schema: TSchema): (value: unknown) => { request: unknown } | { message: string } {
+function requestReceiver (schema: TSchema): (value: unknown) => { request: unknown } | { message: string } {
   const decoder = precompiledDecoder(schema)
   if (!decoder) throw new Error('requestReceiver reads the requests of Cluster API\'s hooks only')
   return value => receive(decoder, value)
