@@ -32,7 +32,12 @@ function isUsualTime (s: string): boolean {
   return i === n - 6 && (sign === PLUS || sign === DASH) && s.charCodeAt(i + 3) === COLON && inRange(twoDigits(s, i + 1), 23) && inRange(twoDigits(s, i + 4), 59)
 }
 
-const [DASH, PLUS, DOT, COLON, T, Z] = ['-', '+', '.', ':', 'T', 'Z'].map(c => c.charCodeAt(0)) as [number, number, number, number, number, number]
+const DASH = '-'.charCodeAt(0)
+const PLUS = '+'.charCodeAt(0)
+const DOT = '.'.charCodeAt(0)
+const COLON = ':'.charCodeAt(0)
+const T = 'T'.charCodeAt(0)
+const Z = 'Z'.charCodeAt(0)
 
 function isDigitCode (code: number): boolean {
   return code >= 48 && code <= 57
