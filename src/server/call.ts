@@ -164,7 +164,8 @@ function againstDeadline (running: PromiseLike<unknown>, at: number, deadlines: 
   })
 }
 
-function isThenable (value: unknown): value is PromiseLike<unknown> {
+/** Whether a value is a promise or any thenable (an object or function with a `then` method), as `await` treats it. */
+export function isThenable (value: unknown): value is PromiseLike<unknown> {
   return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function'
 }
 

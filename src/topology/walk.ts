@@ -6,6 +6,7 @@ import type {
   GeneratePatchesRequest, GeneratePatchesRequestItem, GeneratePatchesResponse, GeneratePatchesResponseItem, HolderReference,
   ValidateTopologyRequest, ValidateTopologyRequestItem, ValidateTopologyResponse
 } from '../api/hooks/v1alpha1/types.generated.js'
+import { isThenable } from '../server/call.js'
 import { HookError } from '../server/errors.js'
 import { TemplateMutationError, VariableError, VariableTypeError } from './errors.js'
 import { createJsonPatch } from './json-patch.js'
@@ -146,10 +147,6 @@ function run<T> (fn: MutateFunction<T>, template: T, context: TemplateContext, o
     return failed(err)
   }
   return isThenable(result) ? Promise.resolve(result).then(() => undefined, failed) : undefined
-}
-
-function isThenable (value: unknown): value is PromiseLike<unknown> {
-  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function'
 }
 
 /**
