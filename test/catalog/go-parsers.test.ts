@@ -29,8 +29,6 @@ const TIMES: Array<[string, string | undefined]> = [
   ['0000-01-01T00:00:00Z', undefined],
   // The edges of the usual form, which is read character by character before Go's general parser runs.
   ['2026-01-02T03:04:05.5+01:00', undefined],
-  ['2026-01-02T03:04:05.Z', 'parsing time "2026-01-02T03:04:05.Z" as "2006-01-02T15:04:05Z07:00": cannot parse ".Z" as "Z07:00"'],
-  ['2026-01-02T03:04:05+0100', 'parsing time "2026-01-02T03:04:05+0100" as "2006-01-02T15:04:05Z07:00": cannot parse "+0100" as "Z07:00"'],
   ['2026-01-02T03:04:05.123', 'parsing time "2026-01-02T03:04:05.123" as "2006-01-02T15:04:05Z07:00": cannot parse "" as "Z07:00"'],
   ['\u0662\u0660\u0662\u0666-01-02T03:04:05Z', 'parsing time "\\xd9\\xa2\\xd9\\xa0\\xd9\\xa2\\xd9\\xa6-01-02T03:04:05Z" as "2006-01-02T15:04:05Z07:00": cannot parse "\\xd9\\xa2\\xd9\\xa0\\xd9\\xa2\\xd9\\xa6-01-02T03:04:05Z" as "2006"'],
   ['2026-1-02T03:04:05Z', 'parsing time "2026-1-02T03:04:05Z" as "2006-01-02T15:04:05Z07:00": cannot parse "1-02T03:04:05Z" as "01"'],

@@ -176,7 +176,7 @@ function parseError (all: Buffer): string | undefined {
 
 function isDigit (s: Buffer, i: number): boolean {
   const c = s[i]
-  return c !== undefined && c >= 0x30 && c <= 0x39
+  return c !== undefined && isDigitCode(c)
 }
 
 /** Go's getnum: one or two digits (exactly two when fixed), and what follows. */
