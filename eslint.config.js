@@ -10,6 +10,8 @@ const LAYERS = {
   'src/backoff': [],
   'src/http': [],
   'src/api': [],
+  'src/gotemplate': [],
+  'src/apiserver': [],
   'src/kube': ['src/api', 'src/backoff', 'src/http'],
   'src/catalog': ['src/api'],
   'src/registry': ['src/api', 'src/catalog'],
@@ -19,7 +21,8 @@ const LAYERS = {
   'src/reference-extension': ['src/api', 'src/catalog', 'src/server', 'src/topology'],
   'src/controller': ['src/api', 'src/catalog', 'src/registry', 'src/client', 'src/kube', 'src/tls', 'src/http', 'src/backoff'],
   'src/conformance': ['src/api', 'src/catalog', 'src/client', 'src/tls', 'src/http'],
-  'src/simulate': ['src/api', 'src/catalog', 'src/registry', 'src/client', 'src/server', 'src/conformance', 'src/topology'],
+  'src/simulate': ['src/api', 'src/catalog', 'src/registry', 'src/client', 'src/server', 'src/conformance', 'src/topology', 'src/gotemplate', 'src/apiserver'],
+  'src/impact': ['src/api', 'src/catalog', 'src/registry', 'src/client', 'src/server', 'src/topology', 'src/simulate', 'src/apiserver'],
   'src/testing': ['src/api', 'src/catalog', 'src/registry', 'src/client', 'src/server', 'src/tls', 'src/simulate']
 }
 const FOLDERS = [...Object.keys(LAYERS), 'src/cli']

@@ -10,6 +10,8 @@ const FAILED_WHEN: Readonly<Record<string, string>> = {
   call: 'the aggregate is an error, an extension cannot be discovered, or no handler matches the object',
   conformance: 'a required case failed (advisory failures do not count)',
   simulate: 'a hook fails, blocks the cluster longer than --max-blocked, answers the same request twice differently, or a patch does not apply; an extension cannot be discovered',
+  'rollout-impact': 'the management cluster cannot be read, the impact on a Cluster cannot be computed (its line says why), or with --fail-on-rollout a Machine would be replaced; the candidate cannot be reached',
+  replay: 'with --fail-on-difference, an answer differs from the recorded one; the extension cannot be discovered',
   serve: 'the server cannot start (the port is in use, a certificate cannot be loaded); after SIGTERM it exits 0',
   controller: 'the controller cannot start (the port is in use, the ExtensionConfig CRD belongs to another owner, the API server refuses); after SIGTERM it exits 0',
   status: 'the controller cannot be reached or answers an error',
@@ -18,7 +20,7 @@ const FAILED_WHEN: Readonly<Record<string, string>> = {
   completion: 'never'
 }
 
-const USAGE = 'usage or input error: an unknown flag or value, an unreadable or invalid file, a module that exports no handlers'
+const USAGE = 'usage or input error: an unknown flag or value, an unreadable or invalid file (a recording truncated or of another format), a module that exports no handlers'
 
 /** The exit codes of a command and when each happens; undefined for a command this table does not know. */
 export function exitCodesOf (command: string): Array<[number, string]> | undefined {

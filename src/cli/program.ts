@@ -17,6 +17,8 @@ const SUBCOMMANDS: Record<string, () => Promise<CommandFactory>> = {
   call: async () => (await import('./call.js')).callCommand,
   conformance: async () => (await import('./conformance.js')).conformanceCommand,
   simulate: async () => (await import('./simulate.js')).simulateCommand,
+  replay: async () => (await import('./replay.js')).replayCommand,
+  'rollout-impact': async () => (await import('./rollout-impact.js')).rolloutImpactCommand,
   openapi: async () => (await import('./openapi.js')).openapiCommand,
   serve: async () => (await import('./serve.js')).serveCommand,
   controller: async () => (await import('./controller.js')).controllerCommand,

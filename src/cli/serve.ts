@@ -28,6 +28,9 @@ interface ServeOptions {
   logLevel: string
   workers?: number
   maxConnections?: number
+  record?: string
+  recordMaxBytes?: number
+  recordMaxFiles?: number
 }
 
 export function serveCommand (io: CliIO = defaultIO): Command {
@@ -46,6 +49,9 @@ export function serveCommand (io: CliIO = defaultIO): Command {
     .option('--log-level <level>', 'pino log level', 'info')
     .option('--workers <n>', 'processes serving the same port (node:cluster), one per core to use', boundedCountOption(64), 1)
     .option('--max-connections <n>', 'open connections per process beyond which new ones are closed', boundedCountOption(1_000_000), DEFAULT_LIMITS.maxConnections)
+    .option('--record <file>', 'append every hook call (request and answer, settings redacted) to this file, for `runtime-sdk replay`')
+    .option('--record-max-bytes <n>', 'rotate the recording once it holds this many bytes', boundedCountOption(2 ** 40), 100 * 1024 * 1024)
+    .option('--record-max-files <n>', 'recording files kept, the current one included', boundedCountOption(1000), 5)
   hiddenAlias(command, '--tls-cert <file>', 'tlsCertFile')
   hiddenAlias(command, '--tls-key <file>', 'tlsPrivateKeyFile')
   hiddenAlias(command, '--client-ca <file>', 'clientCaFile')
@@ -109,6 +115,7 @@ export async function serve (opts: ServeOptions, say: (line: string) => void = l
   const worker = workers?.isWorker() === true
   // Only the first worker tells what is served.
   if (worker && !workers.isFirstWorker()) say = () => {}
+  if (opts.record && (opts.workers ?? 1) > 1) throw new UsageError('--record takes one process: drop --workers, or record on one replica')
   // A module of handlers is loaded before a certificate is minted, so that a bad one leaves nothing behind.
   const module = opts.handlers ? await loadHandlers(opts.handlers) : undefined
   const tls = opts.insecureHttp ? undefined : await tlsFiles(opts, say)
@@ -119,6 +126,7 @@ export async function serve (opts: ServeOptions, say: (line: string) => void = l
     handlers,
     ...(tls ? { tls: { certFile: tls.certFile, keyFile: tls.keyFile, ...(tls.clientCaFile ? { clientCaFile: tls.clientCaFile } : {}) } } : { insecureHttp: true }),
     ...(opts.pathPrefix ? { pathPrefix: opts.pathPrefix } : {}),
+    ...(opts.record ? { record: { file: opts.record, ...(opts.recordMaxBytes ? { maxBytes: opts.recordMaxBytes } : {}), ...(opts.recordMaxFiles ? { maxFiles: opts.recordMaxFiles } : {}) } } : {}),
     logLevel: opts.logLevel
   })
   const url = await server.listen({ port: opts.port, host: opts.host })
@@ -127,6 +135,7 @@ export async function serve (opts: ServeOptions, say: (line: string) => void = l
   say(`serving ${opts.handlers ? opts.handlers : 'the reference extension'} at ${url}`)
   say('handlers:')
   for (const line of columns(server.routes.slice(1).map(r => [r.name, r.hook, `POST ${r.path}`])).trimEnd().split('\n')) say(`  ${line}`)
+  if (opts.record) say(`recording every hook call to ${opts.record}`)
   say(`operations: ${url}/healthz ${url}/readyz ${url}/metrics ${url}/docs`)
   const caFlag = tls?.caFile ? `--cacert ${tls.caFile} ` : tls ? '--cacert <ca.crt> ' : ''
   say(`try: curl -sS ${caFlag}-X POST ${url}${discovery} -H 'Content-Type: application/json' -d '{"kind":"DiscoveryRequest","apiVersion":"hooks.runtime.cluster.x-k8s.io/v1alpha1"}'`)

@@ -1,28 +1,25 @@
 // runtime-sdk simulate: a Cluster's life as Cluster API v1.14 drives it, against an extension, without a management
 // cluster: the hooks in Cluster API's order on a virtual clock, and the templates after the ClusterClass's patches.
-import { mkdir, readFile, writeFile } from 'node:fs/promises'
+// On a management cluster (read-only), each chosen Cluster goes on from where it stands, against the extensions its
+// ExtensionConfigs register (or the one given), upgraded with --to-version, never deleted.
+import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Command, Option } from 'commander'
 import { stringify } from 'yaml'
-import type { ExtensionConfig } from '../api/extension-config/types.js'
-import { HttpRuntimeClient } from '../client/client.js'
-import { extensionConfigForUrl, readExtensionConfigs } from '../client/extension-configs.js'
-import { manifestFiles, readDocuments } from '../kube/manifests.js'
-import { referenceHandlers } from '../reference-extension/index.js'
 import { classExtensionName, simulate, type SimulationResult } from '../simulate/index.js'
-import { action, type CliIO, clientCertificateOf, clientTlsOptions, type ClientTlsFlags, defaultIO, OperationFailed, UsageError } from './command.js'
-import { durationOption, labelsOption } from './options.js'
+import type { RuntimeClient } from '../client/runtime-client.js'
+import { registeredExtensions } from '../impact/live.js'
+import { listClusters, readLiveCluster, SimulationInputError } from '../simulate/index.js'
+import { clusterSelection, type ClusterSelectionFlags, clusterSelectionOptions, managementCluster, managementClusterProblem, selectsLiveClusters } from './cluster-selection.js'
+import { action, type CliIO, clientCertificateOf, clientTlsOptions, defaultIO, OperationFailed, UsageError } from './command.js'
+import { closeTarget, extensionTarget, type ExtensionTargetFlags, extensionTargetOptions } from './extension-target.js'
+import { readInputs } from './inputs.js'
+import { durationOption } from './options.js'
 import { type OutputFormat, outputOption, render } from './output.js'
-import { loadHandlers } from './serve.js'
 import { columns } from './table.js'
 
-interface SimulateCliOptions extends ClientTlsFlags {
-  filename: string[]
-  handlers?: string
-  url?: string
-  extensionConfigs?: string
-  name?: string
-  namespaceLabels?: Record<string, string>
+interface SimulateCliOptions extends ExtensionTargetFlags, ClusterSelectionFlags {
+  filename?: string[]
   toVersion?: string
   maxBlocked: number
   outputDir?: string
@@ -30,21 +27,6 @@ interface SimulateCliOptions extends ClientTlsFlags {
 }
 
 const collect = (value: string, previous: string[] = []) => [...previous, value]
-
-/** Every document of the files and directories given, with the file each came from. */
-async function readInputs (paths: readonly string[]): Promise<{ objects: unknown[], sources: Map<unknown, string> }> {
-  const objects: unknown[] = []
-  const sources = new Map<unknown, string>()
-  for (const path of paths) {
-    for (const file of await manifestFiles(path)) {
-      for (const doc of await readDocuments(file)) {
-        objects.push(doc)
-        sources.set(doc, file)
-      }
-    }
-  }
-  return { objects, sources }
-}
 
 /** `75s` -> `1m15s`. */
 function at (seconds: number): string {
@@ -58,7 +40,7 @@ function tableText (result: SimulationResult, toVersion: string | undefined): st
   ])]
   let out = columns(rows)
   for (const phase of result.phases) {
-    out += `\nTemplates after the ClusterClass's patches (${phase.phase === 'create' ? 'created at' : 'upgraded to'} ${phase.version}):\n`
+    out += `\nTemplates after the ClusterClass's patches (${phase.phase === 'create' ? 'created at' : phase.phase === 'current' ? 'as it stands at' : 'upgraded to'} ${phase.version}):\n`
     for (const t of phase.templates) {
       out += `  ${t.role}: ${t.kind} ${t.name} -> ${t.generatedName} (${t.diff.length === 0 ? 'unchanged' : `${t.diff.length} change${t.diff.length === 1 ? '' : 's'}`})\n`
       for (const op of t.diff) out += `    ${op.op} ${op.path}${'value' in op ? ` ${JSON.stringify(op.value)}` : ''}\n`
@@ -66,69 +48,43 @@ function tableText (result: SimulationResult, toVersion: string | undefined): st
   }
   if (result.notes.length > 0) out += `\nNot simulated:\n${result.notes.map(n => `  ${n}\n`).join('')}`
   if (result.warnings.length > 0) out += `\nWarnings:\n${result.warnings.map(w => `  ${w}\n`).join('')}`
-  if (result.outcome === 'completed') out += `\nThe cluster was created${toVersion ? `, upgraded to ${toVersion}` : ''} and deleted: ${result.calls} handler calls, ${at(result.timeline.at(-1)?.at ?? 0)} held by hooks.\n`
+  const held = `${result.calls} handler calls, ${at(result.timeline.at(-1)?.at ?? 0)} held by hooks`
+  if (result.outcome === 'completed' && result.phases[0]?.phase === 'current') out += `\nThe cluster went on from where it stands${toVersion ? ` and was upgraded to ${toVersion}` : ''}: ${held}.\n`
+  else if (result.outcome === 'completed') out += `\nThe cluster was created${toVersion ? `, upgraded to ${toVersion}` : ''} and deleted: ${held}.\n`
   return out
-}
-
-/** The extension's client: handlers in process, an extension's URL, or ExtensionConfig files. */
-async function extensionClient (opts: SimulateCliOptions, objects: unknown[]): Promise<{ handlers: Awaited<ReturnType<typeof loadHandlers>> } | { client: HttpRuntimeClient }> {
-  const given = [opts.handlers, opts.url, opts.extensionConfigs].filter(v => v !== undefined)
-  if (given.length > 1) throw new UsageError('pass the extension once: --handlers <module>, --url <https-url> or --extension-configs <path>')
-  if (!opts.url && !opts.extensionConfigs) return { handlers: opts.handlers ? await loadHandlers(opts.handlers) : referenceHandlers() }
-  const clientCertificate = clientCertificateOf(opts)
-  const name = opts.name ?? classExtensionName(objects.find(o => (o as { kind?: unknown })?.kind === 'ClusterClass')) ?? 'extension'
-  const configs: ExtensionConfig[] = opts.url ? [extensionConfigForUrl(opts.url, name)] : await readExtensionConfigs(opts.extensionConfigs as string)
-  if (configs.length === 0) throw new UsageError(`${opts.extensionConfigs ?? ''} holds no ExtensionConfig`)
-  if (opts.certificateAuthority) {
-    const caBundle = (await readFile(opts.certificateAuthority)).toString('base64')
-    for (const ec of configs) ec.spec.clientConfig.caBundle = caBundle
-  }
-  const client = new HttpRuntimeClient({
-    namespaceLabels: ns => ({ 'kubernetes.io/metadata.name': ns, ...opts.namespaceLabels }),
-    ...(clientCertificate ? { clientCertificate } : {}),
-    backoff: false
-  })
-  const discovered: ExtensionConfig[] = []
-  for (const ec of configs) {
-    try {
-      discovered.push(await client.discover(ec))
-    } catch (err) {
-      await client.close()
-      throw new OperationFailed(`Discovery: ${(err as Error).message}`)
-    }
-  }
-  client.warmUp(discovered)
-  return { client }
 }
 
 export function simulateCommand (io: CliIO = defaultIO): Command {
   const command = new Command('simulate')
     .description('take a Cluster through its life as Cluster API v1.14 would (create, upgrade, delete) against an extension, without a management cluster, and print every hook call and the patched templates')
-    .requiredOption('-f, --filename <path>', 'file or directory with the Cluster, its ClusterClass and the templates (YAML/JSON, multi-document; repeatable)', collect)
-    .option('--handlers <module>', 'your module\'s handlers (its default or `handlers` export), called in process (default: the reference extension)')
-    .option('--url <url>', 'https URL of a running extension')
-    .option('--extension-configs <path>', 'directory (or file) with ExtensionConfigs; namespaceSelector and settings honoured as Cluster API does')
-    .option('--name <name>', 'ExtensionConfig name of --handlers or --url (default: the one the ClusterClass\'s handler names end with)')
-    .option('--namespace-labels <labels>', 'labels of the Cluster\'s namespace, k=v,... (kubernetes.io/metadata.name is always set)', labelsOption)
+    .option('-f, --filename <path>', 'file or directory with the Cluster, its ClusterClass and the templates (YAML/JSON, multi-document; repeatable)', collect)
+  clusterSelectionOptions(command)
+  extensionTargetOptions(command, 'the one the ClusterClass\'s handler names end with; on a management cluster: its ExtensionConfigs')
+  command
     .option('--to-version <version>', 'upgrade the Cluster to this Kubernetes version after creating it')
     .addOption(new Option('--max-blocked <duration>', 'fail when a hook holds the cluster longer (virtual time)').argParser(durationOption).default(600_000, '10m'))
     .option('--output-dir <dir>', 'write the patched templates there, one YAML file each')
     .addOption(outputOption(['table', 'json', 'yaml']))
   return clientTlsOptions(command).action(action(io, async (opts: SimulateCliOptions) => {
+    if (selectsLiveClusters(opts)) {
+      if (opts.filename) throw new UsageError('pass the Cluster once: files (-f) or a management cluster (--namespace, --all-namespaces, --kubeconfig, ...)')
+      await simulateLiveClusters(io, opts)
+      return
+    }
+    if (!opts.filename) throw new UsageError('pass the Cluster: -f <files> with it, its ClusterClass and templates, or --namespace/--all-namespaces to read Clusters from a management cluster')
     const { objects, sources } = await readInputs(opts.filename)
-    const extension = await extensionClient(opts, objects)
+    const extension = await extensionTarget(opts, classExtensionName(objects.find(o => (o as { kind?: unknown })?.kind === 'ClusterClass')) ?? 'extension')
     let result: SimulationResult
     try {
       result = await simulate({
-        ...extension,
-        ...(opts.name && 'handlers' in extension ? { extensionName: opts.name } : {}),
+        ...('client' in extension ? { client: extension.client } : { handlers: extension.handlers, extensionName: extension.name }),
         objects,
         sourceOf: o => sources.get(o),
         ...(opts.toVersion ? { toVersion: opts.toVersion } : {}),
         maxBlockedSeconds: Math.round(opts.maxBlocked / 1000)
       })
     } finally {
-      if ('client' in extension) await extension.client.close()
+      await closeTarget(extension)
     }
     io.stdout(render(opts.output, result, () => tableText(result, opts.toVersion)))
     if (opts.outputDir) {
@@ -140,4 +96,62 @@ export function simulateCommand (io: CliIO = defaultIO): Command {
       throw new OperationFailed('simulation failed')
     }
   }))
+}
+
+/** Each chosen Cluster of the management cluster, from where it stands, against its registered extensions (or the one given). */
+async function simulateLiveClusters (io: CliIO, opts: SimulateCliOptions): Promise<void> {
+  const selection = clusterSelection(opts)
+  const cluster = managementCluster(opts)
+  const given = opts.handlers !== undefined || opts.url !== undefined || opts.extensionConfigs !== undefined
+  const results: Array<{ cluster: string, result: SimulationResult }> = []
+  try {
+    let clusters
+    let registered
+    try {
+      clusters = await listClusters(cluster.api, selection)
+      const namespaces = [...new Set(clusters.map(c => c.metadata.namespace))]
+      const clientCertificate = clientCertificateOf(opts)
+      registered = given ? undefined : await registeredExtensions(cluster.api, namespaces, clientCertificate ? { clientCertificate } : {})
+    } catch (err) {
+      if (err instanceof SimulationInputError) throw err
+      throw managementClusterProblem(err, cluster.server)
+    }
+    if (clusters.length === 0) throw new OperationFailed('no Cluster with a managed topology matches')
+    try {
+      for (const c of clusters) {
+        const key = `${c.metadata.namespace}/${c.metadata.name}`
+        let live
+        try {
+          live = await readLiveCluster(cluster.api, c)
+        } catch (err) {
+          if (err instanceof SimulationInputError) throw err
+          throw managementClusterProblem(err, cluster.server)
+        }
+        const target = given ? await extensionTarget(opts, classExtensionName(live.objects.find(o => o.kind === 'ClusterClass')) ?? 'extension') : undefined
+        try {
+          const result = await simulate({
+            ...(target ? ('client' in target ? { client: target.client } : { handlers: target.handlers, extensionName: target.name }) : { client: registered?.client as RuntimeClient }),
+            objects: live.objects,
+            current: live.state,
+            delete: false,
+            ...(opts.toVersion ? { toVersion: opts.toVersion } : {}),
+            maxBlockedSeconds: Math.round(opts.maxBlocked / 1000)
+          })
+          results.push({ cluster: key, result })
+        } finally {
+          if (target) await closeTarget(target)
+        }
+      }
+    } finally {
+      await registered?.client.close()
+    }
+  } finally {
+    await cluster.close()
+  }
+  io.stdout(render(opts.output, results, () => results.map(r => `Cluster ${r.cluster}:\n${tableText(r.result, opts.toVersion)}`).join('\n')))
+  const failed = results.filter(r => r.result.outcome === 'failed')
+  if (failed.length > 0) {
+    io.stderr(`error: ${failed.map(r => `${r.cluster}: ${r.result.error ?? 'the simulation failed'}`).join('; ')}\n`)
+    throw new OperationFailed('simulation failed')
+  }
 }

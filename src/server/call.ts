@@ -73,7 +73,7 @@ export function callHook (route: HookRoute, raw: RawBody | undefined, timeoutQue
   return againstDeadline(result, at, env.deadlines, run.expire).then(
     value => checkResult(env, route, value),
     (err: unknown) => err instanceof DeadlineExceeded
-      ? failure(env, hook, `handler ${JSON.stringify(labelOf(route))} did not answer within ${formatSeconds(budgetMs)}`, 'deadline_exceeded')
+      ? failure(env, hook, `handler ${JSON.stringify(labelOf(route))} did not answer within ${formatDeadline(budgetMs)}`, 'deadline_exceeded')
       : thrown(env, route, err))
 }
 
@@ -140,7 +140,7 @@ function startRun (env: CallEnvironment, name: string, budgetMs: number): Handle
     name
   }
   const expire = () => {
-    expired = new Error(`deadline of ${formatSeconds(budgetMs)} exceeded`)
+    expired = new Error(`deadline of ${formatDeadline(budgetMs)} exceeded`)
     controller?.abort(expired)
   }
   return { ctx, expire }
@@ -195,6 +195,7 @@ export function handlerBudgetMs (route: Pick<HookRoute, 'timeoutSeconds'>, timeo
   return Math.max(1, timeoutMs > 2 * marginMs ? timeoutMs - marginMs : timeoutMs / 2)
 }
 
-function formatSeconds (ms: number): string {
+/** A deadline in milliseconds as the seconds messages give it, e.g. `0.5s`. */
+function formatDeadline (ms: number): string {
   return `${Number((ms / 1000).toFixed(3))}s`
 }

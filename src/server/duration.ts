@@ -17,3 +17,13 @@ export function parseGoDuration (value: string): number | undefined {
   }
   return Number.isFinite(total) ? total : undefined
 }
+
+/** A duration in milliseconds as Go's time.Duration.String prints it: `10m0s`, `1h2m3s`, `1.5s`, `500ms`, `0s`. */
+export function formatGoDuration (ms: number): string {
+  if (ms === 0) return '0s'
+  if (ms < 1000) return `${Number(ms.toFixed(6))}ms`
+  const h = Math.floor(ms / 3_600_000)
+  const m = Math.floor((ms % 3_600_000) / 60_000)
+  const s = Number(((ms % 60_000) / 1000).toFixed(9))
+  return `${h > 0 ? `${h}h` : ''}${h > 0 || m > 0 ? `${m}m` : ''}${s}s`
+}

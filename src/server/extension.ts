@@ -16,6 +16,7 @@ import { ExtensionHandlerError } from './errors.js'
 import { resolveHandlers } from './handlers.js'
 import { lazyChildLogger } from './lazy-logger.js'
 import type { ServerMetrics } from './metrics.js'
+import type { HookRecorder } from './recording.js'
 import type { ExtensionHandler, ExtensionHandlers } from './types.js'
 
 /** The default safety margin between a handler's deadline and the caller's timeout. */
@@ -75,8 +76,8 @@ export interface HookEndpoint {
 /** The bodies the hook routes read: up to 20 MiB for the handler, drained up to four times that before a 413. */
 export const HOOK_BODY_LIMITS: BodyLimits = { limit: MAX_BODY_BYTES, drainLimit: 4 * MAX_BODY_BYTES }
 
-/** The endpoints of a prepared extension, sharing one deadline timer and one metrics registry. */
-export function hookEndpoints (extension: PreparedExtension, options: { deadlineMarginMs?: number | undefined, metrics: ServerMetrics }): HookEndpoint[] {
+/** The endpoints of a prepared extension, sharing one deadline timer, one metrics registry and, when given, one recorder. */
+export function hookEndpoints (extension: PreparedExtension, options: { deadlineMarginMs?: number | undefined, metrics: ServerMetrics, recorder?: HookRecorder | undefined }): HookEndpoint[] {
   const marginMs = options.deadlineMarginMs ?? DEFAULT_DEADLINE_MARGIN_MS
   const deadlines = new Deadlines()
   return extension.routes.map(route => {
@@ -92,7 +93,15 @@ export function hookEndpoints (extension: PreparedExtension, options: { deadline
           return JSON.stringify(answer.body)
         }
         const answer = callHook(route, raw, timeoutQuery, { log: lazyChildLogger(log, bindings), requestId, marginMs, deadlines })
-        return answer instanceof Promise ? answer.then(finish) : finish(answer)
+        const { recorder } = options
+        if (recorder === undefined) return answer instanceof Promise ? answer.then(finish) : finish(answer)
+        const time = new Date().toISOString()
+        const record = (text: string): string => {
+          const request = raw && 'bytes' in raw ? raw.bytes.toString('utf8') : ''
+          recorder.record({ time, hook: labels.hook, apiVersion: route.hook.apiVersion, handler: route.name, requestId, durationMs: performance.now() - started }, request, text)
+          return text
+        }
+        return answer instanceof Promise ? answer.then(finish).then(record) : record(finish(answer))
       }
     }
   })

@@ -21,6 +21,7 @@ import { ExtensionHandlerError } from './errors.js'
 import { type ExtensionOptions, hookEndpoints, prepareExtension } from './extension.js'
 import { buildApp, type MetricsView } from './fastify-app.js'
 import { createMetrics } from './metrics.js'
+import { HookRecorder, type RecordingOptions } from './recording.js'
 
 export type { MetricsView }
 
@@ -44,6 +45,8 @@ export interface ExtensionServerOptions<T extends readonly HookDefinition[] = re
   defaultMetrics?: boolean
   /** metricsView replaces what /metrics serves (default: this server's registry); `serve --workers` sums every worker's. */
   metricsView?: (registry: Registry) => MetricsView
+  /** record appends every hook call (request and answer, settings redacted) to a file for `runtime-sdk replay`. */
+  record?: RecordingOptions
 }
 
 /** Where {@link ExtensionServer.listen} listens. */
@@ -123,7 +126,8 @@ export function createExtensionServer<const T extends readonly HookDefinition[]>
   const metrics = createMetrics({ defaultMetrics: options.defaultMetrics ?? false })
   const extension = prepareExtension(options.handlers, options.catalog)
   const { catalog, discovery } = extension
-  const endpoints = hookEndpoints(extension, { deadlineMarginMs: options.deadlineMarginMs, metrics })
+  const recorder = options.record ? new HookRecorder(options.record) : undefined
+  const endpoints = hookEndpoints(extension, { deadlineMarginMs: options.deadlineMarginMs, metrics, recorder })
   let state: 'starting' | 'ready' | 'closing' = 'starting'
   const open = () => state !== 'closing'
   const notReady = () => state === 'ready' ? undefined : state === 'closing' ? 'the server is shutting down' : 'the server is not listening yet'
@@ -206,6 +210,7 @@ export function createExtensionServer<const T extends readonly HookDefinition[]>
       await fastifyApp().close()
       // fastify closes only a server it listened on.
       if (listenedByNode) await closeServer(server)
+      await recorder?.close()
     }
   }
 }

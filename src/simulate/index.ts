@@ -1,16 +1,29 @@
 // runtime-sdk's simulation of Cluster API (`runtime-sdk simulate`, and simulate() in runtime-sdk/testing): a Cluster's
 // life driven as Cluster API v1.14 drives it, against an extension, without a management cluster.
-//   simulate.ts           the entry point: inputs, variables, the life, the result
-//   inputs.ts             the Cluster, its ClusterClass and templates, found and checked
-//   variables.ts          DiscoverVariables, the class's definitions, the Cluster's values defaulted and validated
-//   desired.ts            generated names, labels, builtin variables and the GeneratePatches items
-//   patches.ts            the patch engine: inline and external patches in the class's order, ValidateTopology
-//   lifecycle.ts          the reconciles and lifecycle hooks on a virtual clock
-//   versions.ts           Kubernetes versions and upgrade plans
-//   timeline.ts           the recorded calls and the checks of every answer
-//   in-process-client.ts  a RuntimeClient over handlers called in process
+// Its files follow Cluster API's functions (core/reconcilers/topology/cluster, exp/topology/desiredstate):
+//   simulate.ts          the entry point: inputs, variables, the life, the result
+//   inputs.ts            the Cluster, its ClusterClass and templates, found and checked
+//   variables.ts         DiscoverVariables, the class's definitions, the Cluster's values defaulted and validated
+//   blueprint.ts         getBlueprint: the class and its templates as stored
+//   scope.ts             what one reconcile works on: blueprint, current state, upgrade tracker, hook answers
+//   reconcile.ts         one reconcile: BeforeClusterCreate, the desired state, the After* hooks, the writes
+//   upgrade.ts           ComputeUpgradePlan, computeControlPlaneVersion, the workers' versions
+//   lifecycle-hooks.ts   the lifecycle hooks, the pending-hooks annotation and the hook cache
+//   desired-state.ts     the desired objects (desired-workers.ts for MachineDeployments and MachinePools)
+//   cloning.ts           templateToObject, templateToTemplate, health checks, naming
+//   names.ts, seeded.ts  naming templates and generated names; seeded randomness and uids
+//   patch-engine.ts      the patch engine: the request, the variables (builtins.ts), inline (inline-patches.ts,
+//                        inline-template.ts) and external patches, ValidateTopology, the desired state updated
+//   world.ts             the simulated management cluster: what is stored, template rotation, the machines
+//   lifecycle.ts         the life on a virtual clock: reconciles until settled, upgrade, deletion
+//   versions.ts          Kubernetes versions and upgrade plans
+//   timeline.ts          the recorded calls and the checks of every answer
+//   in-process-client.ts a RuntimeClient over handlers called in process
 export { classExtensionName, simulate, type SimulatedTemplate, type SimulateOptions, type SimulationResult } from './simulate.js'
 export type { TimelineEntry } from './timeline.js'
 export { SimulationInputError } from './errors.js'
 export { InProcessRuntimeClient } from './in-process-client.js'
 export type { SourceOf } from './inputs.js'
+export { dryRunDesiredState, type DryRunResult } from './dry-run.js'
+export { type ApiReader, type ClusterSelection, listClusters, type LiveCluster, type LiveState, readLiveCluster, ResourcePaths } from './live.js'
+export type { ClusterState, DesiredState, WorkerState } from './scope.js'

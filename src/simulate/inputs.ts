@@ -1,15 +1,14 @@
 // The simulation's input: the Cluster, its ClusterClass and the templates the class references, found among the
-// objects given, checked against Cluster API's own schemas (as its API server would) and resolved by reference.
-// Every problem is a SimulationInputError naming the object, where it came from and the field.
+// objects given, each as the API server stores it when applied (pruned, defaulted and validated against its CRD:
+// Cluster API's own, or one among the inputs) and resolved by reference. Every problem is a SimulationInputError
+// naming the object, where it came from and the API server's message.
 import type { Cluster, ClusterClass, ClusterClassTemplateReference } from '../api/hooks/v1alpha1/types.generated.js'
-import { definitionSchema } from '../api/hooks/v1alpha1/schemas.js'
-import { BeforeClusterCreate } from '../api/hooks/v1alpha1/hooks.js'
-import { validate } from '../catalog/validate.js'
+import { ApiServerSchemaError } from '../apiserver/index.js'
+import { ApiServerSchemas } from './crds.js'
 import { SimulationInputError } from './errors.js'
 import { describeObject, getPath, type KubeDocument } from './objects.js'
 
 const CORE = 'cluster.x-k8s.io/v1beta2'
-const CLUSTER_CLASS = 'sigs.k8s.io.cluster-api.api.core.v1beta2.ClusterClass'
 
 /** Where an object was read from (a file, for the CLI), for messages. */
 export type SourceOf = (object: unknown) => string | undefined
@@ -24,28 +23,67 @@ export interface ClassTemplate {
 
 /** Everything a simulation starts from, checked. */
 export interface SimulationInputs {
+  /** cluster is the Cluster as given: the API server stores it once Cluster API's webhook defaulted its variables (admitCluster). */
   cluster: Cluster & { metadata: { name: string, namespace: string } }
+  /** clusterSource names the Cluster and where it came from, for messages. */
+  clusterSource: string
   clusterClass: ClusterClass & { metadata: { name: string, namespace: string } }
   /** templates by the ClusterClass reference place (see ClassTemplate). */
   templates: Map<string, ClassTemplate>
+  /** schemas are the kinds the API server serves, to store what the topology controller writes as it would. */
+  schemas: ApiServerSchemas
 }
 
+/** The object given for each object as stored, to name where it came from. */
+const origins = new WeakMap<object, object>()
+
 function where (object: unknown, sourceOf: SourceOf | undefined): string {
-  const source = sourceOf?.(object)
+  const source = sourceOf?.(origins.get(object as object) ?? object)
   return `${describeObject(object as KubeDocument)}${source ? ` (${source})` : ''}`
 }
 
 /**
- * Checks an object against Cluster API's schema of its kind, as the API server would when it is applied. A Cluster
- * is checked as the cluster of a hook request, whose validator is generated ahead of time.
+ * The object as the API server stores it when applied (kubectl apply's strict field validation: an unknown field is
+ * refused, as is an object its CRD's schema refuses).
  */
-function checkSchema (kind: 'Cluster' | 'ClusterClass', object: KubeDocument, sourceOf: SourceOf | undefined): void {
-  if (object.apiVersion !== CORE) throw new SimulationInputError(`${where(object, sourceOf)}: apiVersion must be ${CORE}, got ${JSON.stringify(object.apiVersion)}`)
-  const problem = kind === 'Cluster'
-    ? validate(BeforeClusterCreate.request, { cluster: object }, 'request')?.replace(/^cluster\.?/, '')
-    : validate(definitionSchema(CLUSTER_CLASS), object, 'request')
-  if (problem) throw new SimulationInputError(`${where(object, sourceOf)}: ${problem}`)
+function admitted<T extends KubeDocument> (schemas: ApiServerSchemas, object: T, sourceOf: SourceOf | undefined): T {
   if (typeof object.metadata?.name !== 'string' || object.metadata.name === '') throw new SimulationInputError(`${where(object, sourceOf)}: metadata.name: is required`)
+  let admission
+  try {
+    admission = schemas.admit(object)
+  } catch (error) {
+    if (error instanceof ApiServerSchemaError) throw new SimulationInputError(`${where(object, sourceOf)}: the CustomResourceDefinition of ${object.kind ?? ''} is not usable: ${error.message}`)
+    throw error
+  }
+  if (!admission.ok) throw new SimulationInputError(`${where(object, sourceOf)}: ${admission.message}`)
+  refuseUnknownFields(schemas, object, sourceOf)
+  origins.set(admission.object, object)
+  return admission.object as T
+}
+
+function refuseUnknownFields (schemas: ApiServerSchemas, object: KubeDocument, sourceOf: SourceOf | undefined): void {
+  const unknown = schemas.unknownFields(object)
+  if (unknown.length > 0) throw new SimulationInputError(`${where(object, sourceOf)}: strict decoding error: ${unknown.map(p => `unknown field ${JSON.stringify(p)}`).join(', ')}`)
+}
+
+/**
+ * The Cluster as the API server stores it when applied: decoded, its variables defaulted and checked by Cluster
+ * API's defaulting webhook (`webhook`, which throws its refusal), then validated against its CRD.
+ */
+export function admitCluster<T extends object> (inputs: SimulationInputs, cluster: T, webhook: (cluster: T) => void): T {
+  let admission
+  try {
+    admission = inputs.schemas.admit(cluster as unknown as KubeDocument, undefined, webhook as unknown as (o: KubeDocument) => void)
+  } catch (error) {
+    if (error instanceof SimulationInputError) throw new SimulationInputError(`${inputs.clusterSource}: ${error.message}`)
+    throw error
+  }
+  if (!admission.ok) throw new SimulationInputError(`${inputs.clusterSource}: ${admission.message}`)
+  return admission.object as unknown as T
+}
+
+function checkApiVersion (object: KubeDocument, sourceOf: SourceOf | undefined): void {
+  if (object.apiVersion !== CORE) throw new SimulationInputError(`${where(object, sourceOf)}: apiVersion must be ${CORE}, got ${JSON.stringify(object.apiVersion)}`)
 }
 
 /** The one object of a kind among the given ones (by name when given). */
@@ -81,8 +119,12 @@ function templateRefs (clusterClass: ClusterClass): Array<[string, ClusterClassT
 export function resolveInputs (objects: readonly unknown[], sourceOf?: SourceOf): SimulationInputs {
   const documents = objects.filter((o): o is KubeDocument => typeof o === 'object' && o !== null && !Array.isArray(o))
   const clusters = documents.filter(o => o.kind === 'Cluster')
-  const cluster = clusters.length === 1 ? clusters[0] as KubeDocument : findOne(clusters.filter(c => getPath(c, ['spec', 'topology']) !== undefined), 'Cluster', 'Cluster with a spec.topology')
-  checkSchema('Cluster', cluster, sourceOf)
+  const schemas = new ApiServerSchemas(documents)
+  const given = clusters.length === 1 ? clusters[0] as KubeDocument : findOne(clusters.filter(c => getPath(c, ['spec', 'topology']) !== undefined), 'Cluster', 'Cluster with a spec.topology')
+  checkApiVersion(given, sourceOf)
+  refuseUnknownFields(schemas, given, sourceOf)
+  if (typeof given.metadata?.name !== 'string' || given.metadata.name === '') throw new SimulationInputError(`${where(given, sourceOf)}: metadata.name: is required`)
+  const cluster = given
   const namespace = cluster.metadata?.namespace || 'default'
   const topology = getPath(cluster, ['spec', 'topology']) as NonNullable<Cluster['spec']>['topology']
   if (topology === undefined) throw new SimulationInputError(`${where(cluster, sourceOf)}: spec.topology: is required (simulate takes Clusters with a managed topology)`)
@@ -94,8 +136,8 @@ export function resolveInputs (objects: readonly unknown[], sourceOf?: SourceOf)
   if (classes.length !== 1) {
     throw new SimulationInputError(`${where(cluster, sourceOf)}: spec.topology.classRef names ClusterClass ${classNamespace}/${topology.classRef?.name ?? ''}, ${classes.length === 0 ? 'which is not among the inputs: pass the file that holds it' : 'which is defined more than once'}`)
   }
-  const clusterClass = classes[0] as KubeDocument
-  checkSchema('ClusterClass', clusterClass, sourceOf)
+  checkApiVersion(classes[0] as KubeDocument, sourceOf)
+  const clusterClass = admitted(schemas, classes[0] as KubeDocument, sourceOf)
   const templates = new Map<string, ClassTemplate>()
   for (const [place, ref] of templateRefs(clusterClass as ClusterClass)) {
     if (!ref?.apiVersion || !ref.kind || !ref.name) throw new SimulationInputError(`${where(clusterClass, sourceOf)}: ${place}.templateRef: apiVersion, kind and name are required`)
@@ -103,14 +145,15 @@ export function resolveInputs (objects: readonly unknown[], sourceOf?: SourceOf)
     if (matching.length !== 1) {
       throw new SimulationInputError(`${where(clusterClass, sourceOf)}: ${place}.templateRef names ${ref.kind} ${classNamespace}/${ref.name} (${ref.apiVersion}), ${matching.length === 0 ? 'which is not among the inputs: pass the file that holds it' : 'which is defined more than once'}`)
     }
-    const object = matching[0] as KubeDocument
-    if (getPath(object, ['spec', 'template']) === undefined) throw new SimulationInputError(`${where(object, sourceOf)}: spec.template: is required (a ClusterClass references templates)`)
+    const object = admitted(schemas, matching[0] as KubeDocument, sourceOf)
     templates.set(place, { place, ref: { apiVersion: ref.apiVersion, kind: ref.kind, name: ref.name }, object })
   }
   const withNamespace = <T extends KubeDocument>(o: T, ns: string) => ({ ...o, metadata: { ...o.metadata, namespace: o.metadata?.namespace || ns } })
   return {
     cluster: withNamespace(cluster, namespace) as SimulationInputs['cluster'],
+    clusterSource: where(cluster, sourceOf),
     clusterClass: withNamespace(clusterClass, classNamespace) as SimulationInputs['clusterClass'],
-    templates: new Map([...templates].map(([place, t]) => [place, { ...t, object: withNamespace(t.object, classNamespace) }]))
+    templates: new Map([...templates].map(([place, t]) => [place, { ...t, object: withNamespace(t.object, classNamespace) }])),
+    schemas
   }
 }

@@ -1,7 +1,10 @@
-// Small helpers over Kubernetes objects as plain JSON: typed access to nested fields, and how objects are named in
-// messages.
+// Small helpers over Kubernetes objects as plain JSON: typed access to nested fields as unstructured.Unstructured
+// gives it, and how objects are named in messages.
+import type { Cluster } from '../api/hooks/v1alpha1/types.generated.js'
 import type { ObjectMeta } from '../api/kube-object.js'
-import { isJsonObject } from '../topology/json.js'
+import { isJsonObject, jsonCopy } from '../topology/json.js'
+
+export { jsonCopy }
 
 /** A Kubernetes object as read from a manifest: JSON with the usual type and object metadata. */
 export interface KubeDocument {
@@ -11,8 +14,14 @@ export interface KubeDocument {
   [field: string]: unknown
 }
 
+/** A Cluster as the API server stores it: named, in a namespace. */
+export type ClusterObject = Cluster & { metadata: { name: string, namespace: string } }
+
 /** A JSON object. */
 export type JsonObject = Record<string, unknown>
+
+/** A map of labels or annotations. */
+export type StringMap = Record<string, string>
 
 /** Whether a value is a JSON object (not null, not a list). */
 export const isObject: (value: unknown) => value is JsonObject = isJsonObject
@@ -37,18 +46,54 @@ export function setPath (object: JsonObject, path: readonly string[], value: unk
   at[path[path.length - 1] as string] = value
 }
 
+/** Removes the value at a path of object keys (unstructured.RemoveNestedField). */
+export function removePath (object: JsonObject, path: readonly string[]): void {
+  const parent = getPath(object, path.slice(0, -1))
+  if (isObject(parent)) delete parent[path[path.length - 1] as string]
+}
+
+/** A string map at a path, or undefined. */
+export function stringMapAt (object: unknown, path: readonly string[]): StringMap | undefined {
+  const value = getPath(object, path)
+  return isObject(value) ? value as StringMap : undefined
+}
+
+/** unstructured's SetLabels/SetAnnotations: undefined removes the field, a map (even empty) sets it. */
+export function setMetadataMap (object: KubeDocument, key: 'labels' | 'annotations', value: StringMap | undefined): void {
+  if (value === undefined) {
+    if (object.metadata) delete object.metadata[key]
+    return
+  }
+  object.metadata = { ...object.metadata, [key]: value }
+}
+
+/** util.MergeMap: the first map wins on conflicts; undefined when all are empty. */
+export function mergeMaps (...maps: Array<StringMap | undefined>): StringMap | undefined {
+  const out: StringMap = {}
+  for (const map of [...maps].reverse()) Object.assign(out, map)
+  return Object.keys(out).length > 0 ? out : undefined
+}
+
+/** A copy of a map without some keys. */
+export function withoutKeys (map: StringMap | undefined, keys: readonly string[]): StringMap | undefined {
+  if (map === undefined) return undefined
+  const out = { ...map }
+  for (const key of keys) delete out[key]
+  return out
+}
+
 /** `Kind namespace/name`, how messages name an object. */
 export function describeObject (object: KubeDocument | undefined): string {
   const name = [object?.metadata?.namespace, object?.metadata?.name].filter(Boolean).join('/')
   return `${object?.kind ?? 'object'}${name ? ` ${name}` : ''}`
 }
 
-/** A deep copy through JSON, as Go's marshalling would give it. */
-export function jsonCopy<T> (value: T): T {
-  return value === undefined ? value : JSON.parse(JSON.stringify(value)) as T
+/** klog.KObj: `namespace/name`. */
+export function objectKey (object: KubeDocument | undefined): string {
+  return [object?.metadata?.namespace, object?.metadata?.name].filter(Boolean).join('/')
 }
 
-/** `group/version` of an apiVersion, split. */
+/** The group of an apiVersion (`group/version`; '' for the core group). */
 export function groupOf (apiVersion: string): string {
   const slash = apiVersion.indexOf('/')
   return slash < 0 ? '' : apiVersion.slice(0, slash)

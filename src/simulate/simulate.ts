@@ -2,22 +2,29 @@
 // RuntimeClient, in milliseconds and without a management cluster. Discovery, DiscoverVariables, the Cluster's
 // variables defaulted and checked, ValidateTopology and GeneratePatches with requests built as Cluster API builds
 // them, and the lifecycle hooks in Cluster API's order on a virtual clock.
+import { CLUSTER_FINALIZER, CORE_API_VERSION } from '../api/core/constants.js'
 import type { Cluster, ClusterVariable, HolderReference, ObjectMeta } from '../api/hooks/v1alpha1/types.generated.js'
 import { createCatalog } from '../catalog/default.js'
 import type { RuntimeClient } from '../client/runtime-client.js'
 import { createInProcessExtension } from '../server/in-process.js'
 import { createJsonPatch, type JsonPatchOperation } from '../topology/json-patch.js'
 import type { ExtensionHandler } from '../server/types.js'
-import { generatedUid, generateNames } from './desired.js'
+import { getBlueprint } from './blueprint.js'
 import { SimulationInputError } from './errors.js'
 import { InProcessRuntimeClient } from './in-process-client.js'
-import { resolveInputs } from './inputs.js'
-import { CLUSTER_FINALIZER, Lifecycle, type LifecycleOptions, type PhaseResult } from './lifecycle.js'
-import { jsonCopy, type KubeDocument } from './objects.js'
-import { PatchFailure } from './patches.js'
+import { admitCluster, resolveInputs } from './inputs.js'
+import { cleanupCluster } from './lifecycle-hooks.js'
+import { Lifecycle, type LifecycleContext, type PhaseResult } from './lifecycle.js'
+import { NamingTemplateError } from './names.js'
+import { seededRandom, seededUid } from './seeded.js'
+import { type ClusterObject, jsonCopy, type KubeDocument } from './objects.js'
+import type { ClusterState } from './scope.js'
+import { PatchFailure } from './patch-engine.js'
 import { Recorder, SimulationFailure, type TimelineEntry } from './timeline.js'
-import { defaultAndValidate, discoverVariables } from './variables.js'
-import { compareVersions, parseVersion } from './versions.js'
+import { defaultClusterVariables, discoverVariables } from './variables.js'
+import type { LiveState } from './live.js'
+import { SimulatedWorld } from './world.js'
+import { compareKubernetesVersions, parseVersion } from './versions.js'
 
 /** What simulate() takes: the extension (handlers in process, or a client) and the objects of the Cluster. */
 export interface SimulateOptions {
@@ -45,6 +52,14 @@ export interface SimulateOptions {
   sourceOf?: (object: unknown) => string | undefined
   /** startTime is the wall-clock time virtual time 0 stands for, in timestamps (default 2025-01-01T00:00:00Z). */
   startTime?: Date
+  /**
+   * current starts the life where a live Cluster stands (see readLiveCluster): the objects the topology controller
+   * made and its Machines' versions; the Cluster among `objects` is then taken as stored. Without it the Cluster is
+   * created first.
+   */
+  current?: LiveState
+  /** delete ends the life with the Cluster's deletion (default: true, false when starting from `current`). */
+  delete?: boolean
 }
 
 /** A ClusterClass template after the class's patches, for one place of the Cluster. */
@@ -92,6 +107,12 @@ export interface SimulationResult {
     version: string
     /** templates are the patched templates of the phase. */
     templates: SimulatedTemplate[]
+    /**
+     * objects are what Cluster API has written at the end of the phase, by role: `cluster`, `infrastructureCluster`,
+     * `controlPlane`, `controlPlaneMachineInfrastructure`, `machineDeployment <name>` (and its `bootstrap` and
+     * `infrastructure` templates), `machinePool <name>` (and its objects), `<role> healthCheck`.
+     */
+    objects: Record<string, KubeDocument>
   }>
   /** variables are the Cluster's variables as defaulted and validated. */
   variables: ClusterVariable[]
@@ -103,13 +124,18 @@ export interface SimulationResult {
   calls: number
   /** cluster is the Cluster as the last hook saw it. */
   cluster: Cluster
+  /**
+   * state is where the Cluster stood at the end of its last phase, before any deletion: the Cluster as stored and
+   * what the topology controller made (to start another simulation or a dry run from, as from a live Cluster).
+   */
+  state?: { cluster: ClusterObject, current: LiveState }
 }
 
 const SERVER_FIELDS = ['uid', 'resourceVersion', 'generation', 'creationTimestamp', 'ownerReferences', 'managedFields'] as const
 
 function templatesOf (phase: PhaseResult): SimulatedTemplate[] {
-  return phase.patched.map(item => {
-    const patched = jsonCopy(item.object) as KubeDocument
+  return phase.request.items.map(item => {
+    const patched = jsonCopy(item.object)
     for (const field of SERVER_FIELDS) delete (patched.metadata as Record<string, unknown> | undefined)?.[field]
     return {
       role: item.role,
@@ -121,6 +147,39 @@ function templatesOf (phase: PhaseResult): SimulatedTemplate[] {
       diff: createJsonPatch(item.unpatched, item.object)
     }
   })
+}
+
+/** The Cluster as the API server stores it once Cluster API's Cluster controller has seen it (its finalizer added). */
+function newCluster (input: ClusterObject, seed: string, origin: number): ClusterObject {
+  const cluster = jsonCopy(input)
+  delete cluster.status
+  cluster.kind = 'Cluster'
+  cluster.apiVersion = CORE_API_VERSION
+  cluster.metadata.uid ??= seededUid(`${seed}/cluster`)
+  cluster.metadata.resourceVersion = '1'
+  cluster.metadata.generation = 1
+  cluster.metadata.creationTimestamp ??= new Date(origin).toISOString().replace(/\.\d+Z$/, 'Z')
+  cluster.metadata.finalizers = [...new Set([...cluster.metadata.finalizers ?? [], CLUSTER_FINALIZER])]
+  return cluster
+}
+
+/** The objects of a Cluster's state by role. */
+function objectsByRole (state: ClusterState): Record<string, KubeDocument> {
+  const out: Record<string, KubeDocument> = { cluster: state.cluster as KubeDocument }
+  const put = (role: string, object: KubeDocument | undefined) => { if (object) out[role] = object }
+  put('infrastructureCluster', state.infrastructureCluster)
+  put('controlPlane', state.controlPlane.object)
+  put('controlPlaneMachineInfrastructure', state.controlPlane.infrastructureMachineTemplate)
+  put('controlPlane healthCheck', state.controlPlane.machineHealthCheck)
+  for (const [kind, workers] of [['machineDeployment', state.machineDeployments], ['machinePool', state.machinePools]] as const) {
+    for (const [name, worker] of workers) {
+      put(`${kind} ${name}`, worker.object)
+      put(`${kind} ${name} bootstrap`, worker.bootstrap)
+      put(`${kind} ${name} infrastructure`, worker.infrastructure)
+      put(`${kind} ${name} healthCheck`, worker.machineHealthCheck)
+    }
+  }
+  return out
 }
 
 /** The ExtensionConfig name the ClusterClass's handler names share, if they share one. */
@@ -141,7 +200,7 @@ export async function simulate (options: SimulateOptions): Promise<SimulationRes
   const inputs = resolveInputs(objects, options.sourceOf)
   if (options.toVersion !== undefined) {
     if (!parseVersion(options.toVersion)) throw new SimulationInputError(`toVersion ${JSON.stringify(options.toVersion)} is not a Kubernetes version such as v1.35.0`)
-    if (compareVersions(options.toVersion, inputs.cluster.spec?.topology?.version ?? '') <= 0) throw new SimulationInputError(`toVersion ${options.toVersion} must be newer than the Cluster's spec.topology.version ${inputs.cluster.spec?.topology?.version ?? ''}`)
+    if (compareKubernetesVersions(options.toVersion, inputs.cluster.spec?.topology?.version ?? '') <= 0) throw new SimulationInputError(`toVersion ${options.toVersion} must be newer than the Cluster's spec.topology.version ${inputs.cluster.spec?.topology?.version ?? ''}`)
   }
   if ((options.handlers === undefined) === (options.client === undefined)) throw new SimulationInputError('pass the extension as handlers or as a client, one of the two')
   const catalog = createCatalog()
@@ -152,20 +211,15 @@ export async function simulate (options: SimulateOptions): Promise<SimulationRes
   const notes: string[] = []
   const note = (text: string) => { if (!notes.includes(text)) notes.push(text) }
 
-  // The Cluster as the API server stores it once Cluster API's Cluster controller has seen it.
-  const cluster = jsonCopy(inputs.cluster)
-  delete cluster.status
-  cluster.kind = 'Cluster'
-  cluster.apiVersion = 'cluster.x-k8s.io/v1beta2'
-  cluster.metadata.uid ??= generatedUid(`${seed}/cluster`)
-  cluster.metadata.resourceVersion = '1'
-  cluster.metadata.generation = 1
-  cluster.metadata.creationTimestamp ??= new Date(origin).toISOString().replace(/\.\d+Z$/, 'Z')
-  cluster.metadata.finalizers = [...new Set([...cluster.metadata.finalizers ?? [], CLUSTER_FINALIZER])]
+  const cluster = options.current ? jsonCopy(inputs.cluster) : newCluster(inputs.cluster, seed, origin)
+  const random = seededRandom(seed)
+  const world = new SimulatedWorld(cluster, random, { live: options.current, schemas: inputs.schemas, now: () => new Date(origin + clock.now * 1000).toISOString().replace(/\.\d+Z$/, 'Z') })
+  const recorder = new Recorder(client, { catalog, forObject: () => world.cluster, now: () => clock.now, checkDeterminism: options.checkDeterminism ?? true })
   let lifecycle: Lifecycle | undefined
-  const recorder = new Recorder(client, { catalog, forObject: () => lifecycle?.cluster ?? cluster, now: () => clock.now, checkDeterminism: options.checkDeterminism ?? true })
-  const result = (outcome: SimulationResult['outcome'], error?: string, variables: ClusterVariable[] = []): SimulationResult => {
-    const phases = (lifecycle?.phases ?? []).map(p => ({ phase: p.phase, version: p.version, templates: templatesOf(p) }))
+  let variables: ClusterVariable[] = []
+  const result = (outcome: SimulationResult['outcome'], error?: string): SimulationResult => {
+    const phases = (lifecycle?.phases ?? []).map(p => ({ phase: p.phase, version: p.version, templates: templatesOf(p), objects: objectsByRole(p.stored) }))
+    const last = lifecycle?.phases.at(-1)
     return {
       outcome,
       ...(error ? { error } : {}),
@@ -176,28 +230,45 @@ export async function simulate (options: SimulateOptions): Promise<SimulationRes
       notes,
       warnings: recorder.warnings,
       calls: recorder.calls,
-      cluster: lifecycle?.requestCluster() ?? cluster
+      cluster: cleanupCluster(world.cluster),
+      ...(last ? { state: { cluster: last.stored.cluster, current: { ...last.stored, machineVersions: last.machineVersions } } } : {})
     }
   }
   if ((cluster.spec?.topology?.workers?.machinePools ?? []).length > 0) note('MachinePools: their templates are patched as Cluster API patches them; their upgrades are not simulated')
-  let variables: ClusterVariable[] = []
   try {
     const definitions = await discoverVariables(inputs, recorder)
-    variables = defaultAndValidate(cluster.spec?.topology?.variables, definitions, 'spec.topology.variables', true, note)
-    const topology = cluster.spec?.topology
-    if (topology) topology.variables = variables
-    const lifecycleOptions: LifecycleOptions = { inputs: { ...inputs, cluster }, definitions, names: generateNames(cluster, seed), recorder, clock, origin, maxBlockedSeconds: options.maxBlockedSeconds ?? 600, seed, note }
-    lifecycle = new Lifecycle(lifecycleOptions, cluster)
-    await lifecycle.settle('create')
+    world.cluster = admitCluster(inputs, world.cluster, c => defaultClusterVariables(c, definitions, inputs.clusterClass.metadata.name))
+    variables = world.cluster.spec?.topology?.variables ?? []
+    const hookCache = new Map<string, { until: number, message: string }>()
+    const ctx: LifecycleContext = {
+      world,
+      blueprint: getBlueprint(inputs, seed),
+      random,
+      contract: 'v1beta2',
+      caller: recorder,
+      now: () => clock.now,
+      hookCache,
+      planCache: new Map(),
+      patchCluster: annotations => world.patchClusterAnnotations(annotations),
+      patchEngine: { caller: recorder, contract: 'v1beta2', definitionsFrom: definitions.definitionsFrom, itemUid: role => seededUid(`${seed}/item/${role}`) },
+      recorder,
+      clock,
+      origin,
+      maxBlockedSeconds: options.maxBlockedSeconds ?? 600
+    }
+    lifecycle = new Lifecycle(ctx)
+    await lifecycle.settle(options.current ? 'current' : 'create')
     if (options.toVersion !== undefined) {
       lifecycle.startUpgrade(options.toVersion)
       await lifecycle.settle('upgrade')
     }
-    lifecycle.startDelete()
-    await lifecycle.settle('delete')
-    return result('completed', undefined, variables)
+    if (options.delete ?? !options.current) {
+      lifecycle.startDelete()
+      await lifecycle.settle('delete')
+    }
+    return result('completed')
   } catch (err) {
-    if (err instanceof SimulationFailure || err instanceof PatchFailure) return result('failed', err.message, variables)
+    if (err instanceof SimulationFailure || err instanceof PatchFailure || err instanceof NamingTemplateError) return result('failed', err.message)
     throw err
   }
 }

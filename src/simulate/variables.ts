@@ -1,20 +1,18 @@
 // The ClusterClass's variables and the Cluster's values, as Cluster API handles them: definitions from the class's
 // inline spec.variables and from each external patch's DiscoverVariables answer (the ClusterClass reconciler's
-// status.variables, sorted by name), then the Cluster's values defaulted (structural defaulting, as the Cluster
-// webhook does) and validated against the definitions' OpenAPI schemas. CEL rules (x-kubernetes-validations) and
-// formats Cluster API's validator knows but Ajv does not are not evaluated: each is named in the notes.
+// status.variables, sorted by name), then the Cluster's values defaulted and validated as the Cluster webhook does
+// (DefaultVariables, then ValidateClusterVariables: OpenAPI schema, unknown fields, CEL rules), with its messages.
 import type { ClusterClassStatusVariable, ClusterClassVariable, ClusterVariable } from '../api/hooks/v1alpha1/types.generated.js'
 import { DiscoverVariables } from '../api/hooks/v1alpha1/hooks.js'
-import { validate } from '../catalog/validate.js'
-import type { TSchema } from 'typebox'
+import {
+  ApiServerSchemaError, applyDefaults, compileSchema, type FieldError, internalError, invalid, invalidObjectMessage, goQuote,
+  type JSONSchemaProps, keyPath, childPath, goJson, prune, required, validate, validateRules
+} from '../apiserver/index.js'
 import type { SimulationInputs } from './inputs.js'
-import { isObject, type JsonObject, jsonCopy } from './objects.js'
+import { type ClusterObject, isObject } from './objects.js'
 import { type HookCaller, SimulationFailure } from './timeline.js'
 import { SimulationInputError } from './errors.js'
 import { stableJson } from '../client/wire.js'
-
-/** The formats Ajv checks here; Cluster API's validator checks more (named in the notes when used). */
-const CHECKED_FORMATS = new Set(['byte', 'int32', 'int64', 'date-time'])
 
 /** A variable of ClusterClass status.variables: its definitions, from the class (`inline`) or a patch. */
 interface StatusVariable extends ClusterClassStatusVariable {
@@ -59,85 +57,204 @@ export async function discoverVariables (inputs: SimulationInputs, caller: HookC
   return { variables, definitionsFrom }
 }
 
-type Schema = JsonObject
+/** The keys of Cluster API's JSONSchemaProps that convertToAPIExtensionsJSONSchemaProps carries over. */
+const SCHEMA_KEYS = ['type', 'required', 'maxProperties', 'minProperties', 'maxItems', 'minItems', 'format', 'maxLength', 'minLength', 'pattern', 'maximum', 'minimum']
+const SCHEMA_FLAGS = ['uniqueItems', 'exclusiveMaximum', 'exclusiveMinimum', 'x-kubernetes-int-or-string', 'x-kubernetes-preserve-unknown-fields']
+const RULE_KEYS = ['rule', 'message', 'messageExpression', 'reason', 'fieldPath']
 
-/** An OpenAPI v3 schema of Kubernetes (JSONSchemaProps) as a JSON Schema Ajv checks, noting what it leaves out. */
-function checkableSchema (schema: unknown, at: string, note: (text: string) => void): Schema {
+/**
+ * A variable's schema as Cluster API hands it to the apiextensions library (convertToAPIExtensionsJSONSchemaProps):
+ * descriptions and x-metadata dropped, false flags and null defaults and enum values left out.
+ */
+export function toApiExtensionsSchema (schema: unknown): JSONSchemaProps {
   if (!isObject(schema)) return {}
-  const out: Schema = {}
-  for (const [key, value] of Object.entries(schema)) {
-    if (key === 'properties' && isObject(value)) out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, checkableSchema(v, `${at}.${k}`, note)]))
-    else if ((key === 'items' || key === 'additionalProperties') && isObject(value)) out[key] = checkableSchema(value, `${at}.${key === 'items' ? '[]' : '*'}`, note)
-    else if (key === 'allOf' || key === 'anyOf' || key === 'oneOf') out[key] = (value as unknown[]).map(v => checkableSchema(v, at, note))
-    else if (key === 'not') out[key] = checkableSchema(value, at, note)
-    else if (key === 'format') {
-      if (CHECKED_FORMATS.has(String(value))) out[key] = value
-      else note(`${at}: format ${JSON.stringify(value)} is not checked`)
-    } else if (key === 'x-kubernetes-validations') {
-      note(`${at}: x-kubernetes-validations (CEL rules) are not evaluated`)
-    } else if (key === 'x-kubernetes-int-or-string' && value === true) {
-      out['anyOf'] = [{ type: 'integer' }, { type: 'string' }]
-    } else if (!['description', 'example', 'default', 'nullable', 'x-metadata'].includes(key) && !key.startsWith('x-')) {
-      out[key] = value
-    }
+  const out: Record<string, unknown> = {}
+  for (const key of SCHEMA_KEYS) if (schema[key] !== undefined && schema[key] !== null && schema[key] !== '') out[key] = schema[key]
+  for (const key of SCHEMA_FLAGS) if (schema[key] === true) out[key] = true
+  if (schema['default'] !== undefined && schema['default'] !== null) out['default'] = schema['default']
+  if (Array.isArray(schema['enum'])) {
+    const values = schema['enum'].filter(v => v !== null)
+    if (values.length > 0) out['enum'] = values
   }
-  // Cluster API refuses fields a schema does not declare, unless it preserves unknown fields.
-  if (out['type'] === 'object' && out['properties'] !== undefined && out['additionalProperties'] === undefined && schema['x-kubernetes-preserve-unknown-fields'] !== true) out['additionalProperties'] = false
-  if (schema['nullable'] === true) return { anyOf: [out, { type: 'null' }] }
-  return out
+  if (isObject(schema['additionalProperties'])) out['additionalProperties'] = toApiExtensionsSchema(schema['additionalProperties'])
+  if (isObject(schema['properties']) && Object.keys(schema['properties']).length > 0) out['properties'] = Object.fromEntries(Object.entries(schema['properties']).map(([k, v]) => [k, toApiExtensionsSchema(v)]))
+  if (isObject(schema['items'])) out['items'] = toApiExtensionsSchema(schema['items'])
+  for (const key of ['allOf', 'oneOf', 'anyOf']) if (Array.isArray(schema[key]) && schema[key].length > 0) out[key] = schema[key].map(toApiExtensionsSchema)
+  if (isObject(schema['not'])) out['not'] = toApiExtensionsSchema(schema['not'])
+  if (Array.isArray(schema['x-kubernetes-validations'])) {
+    out['x-kubernetes-validations'] = schema['x-kubernetes-validations'].map(r => Object.fromEntries(RULE_KEYS.filter(k => isObject(r) && r[k] !== undefined && r[k] !== '').map(k => [k, (r as Record<string, unknown>)[k]])))
+  }
+  return out as JSONSchemaProps
 }
 
-/** Kubernetes' structural defaulting: absent properties with a default get it, recursively. */
-function applyDefaults (schema: unknown, value: unknown): unknown {
-  if (!isObject(schema)) return value
-  if (value === undefined) {
-    if (schema['default'] === undefined) return undefined
-    value = jsonCopy(schema['default'])
+/** What Cluster API holds for a value: json.RawMessage, i.e. the value as Go's encoding/json writes it. */
+const raw = (value: unknown): string => value === undefined ? '' : goJson(value)
+
+/** One variable's definition, ready to use: Cluster API's schema in apiextensions form, compiled once. */
+interface CompiledVariable {
+  name: string
+  required: boolean
+  props: JSONSchemaProps
+}
+
+const compiledVariables = new WeakMap<StatusVariable, CompiledVariable>()
+
+function compiledVariable (definition: StatusVariable, className: string): CompiledVariable {
+  const cached = compiledVariables.get(definition)
+  if (cached) return cached
+  const first = definition.definitions[0]
+  const props = toApiExtensionsSchema(first?.schema?.openAPIV3Schema)
+  try {
+    compileSchema(props, { resourceRoot: false })
+  } catch (error) {
+    if (error instanceof ApiServerSchemaError) throw new SimulationInputError(`ClusterClass ${className}: variable ${JSON.stringify(definition.name)}: ${error.message}`)
+    throw error
   }
-  if (isObject(value)) {
-    const properties = isObject(schema['properties']) ? schema['properties'] : {}
-    for (const [key, propertySchema] of Object.entries(properties)) {
-      const defaulted = applyDefaults(propertySchema, value[key])
-      if (defaulted !== undefined) value[key] = defaulted
-    }
-    if (isObject(schema['additionalProperties'])) {
-      for (const key of Object.keys(value)) if (!(key in properties)) value[key] = applyDefaults(schema['additionalProperties'], value[key])
-    }
-  } else if (Array.isArray(value) && isObject(schema['items'])) {
-    return value.map(v => applyDefaults(schema['items'], v))
+  const result = { name: definition.name, required: first?.required === true, props }
+  compiledVariables.set(definition, result)
+  return result
+}
+
+/** A value wrapped as Cluster API wraps it, since structural defaulting, pruning and CEL need an object. */
+const wrappedSchema = (name: string, props: JSONSchemaProps): JSONSchemaProps => ({ type: 'object', properties: { [name]: props } })
+
+/** newValuesIndex: each name once. */
+function duplicateErrors (values: readonly ClusterVariable[], path: string): FieldError[] {
+  const seen = new Set<string>()
+  const errors: FieldError[] = []
+  for (const { name = '', value } of values) {
+    if (seen.has(name)) errors.push(invalid(keyPath(path, name), raw(value), `variable ${goQuote(name)} is set more than once`))
+    seen.add(name)
   }
-  return value
+  return errors
+}
+
+/** defaultClusterVariables: the values in order, then the class's other variables that have a top-level default. */
+function defaultVariables (values: readonly ClusterVariable[], definitions: VariableDefinitions, className: string, create: boolean, path: string): { values: ClusterVariable[], errors: FieldError[] } {
+  const duplicates = duplicateErrors(values, path)
+  if (duplicates.length > 0) return { values: [], errors: duplicates }
+  const byName = new Map(definitions.variables.map(v => [v.name, v]))
+  const given = new Map(values.map(v => [v.name ?? '', v]))
+  const all = [...values.map(v => v.name ?? ''), ...definitions.variables.map(d => d.name).filter(name => !given.has(name))]
+  const errors: FieldError[] = []
+  const out: ClusterVariable[] = []
+  for (const name of all) {
+    const current = given.get(name)
+    const definition = byName.get(name)
+    if (!definition) {
+      errors.push(invalid(keyPath(path, name), raw(current?.value), 'variable is not defined'))
+      continue
+    }
+    const variable = compiledVariable(definition, className)
+    if (current === undefined && (!create || variable.props.default === undefined)) continue
+    // A value Go reads as nil (absent or null) is present as nil in the wrapper: a non-nullable nil gets the default.
+    const value = current?.value === undefined ? null : current.value
+    const defaulted = applyDefaults(wrappedSchema(name, variable.props), { [name]: value }, { pruneNulls: false }) as Record<string, unknown>
+    out.push({ name, value: defaulted[name] as ClusterVariable['value'] })
+  }
+  return { values: errors.length > 0 ? [] : out, errors }
+}
+
+/** validateClusterVariables: required variables set (with `validateRequired`), each value valid for its definition. */
+function validateVariables (values: readonly ClusterVariable[], old: readonly ClusterVariable[] | undefined, definitions: VariableDefinitions, className: string, validateRequired: boolean, path: string): FieldError[] {
+  const duplicates = duplicateErrors(values, path)
+  if (duplicates.length > 0) return duplicates
+  const errors: FieldError[] = []
+  const byName = new Map(definitions.variables.map(v => [v.name, v]))
+  const names = new Set(values.map(v => v.name ?? ''))
+  if (validateRequired) {
+    for (const definition of definitions.variables) {
+      if (definition.definitions[0]?.required === true && !names.has(definition.name)) errors.push(required(path, `required variable ${goQuote(definition.name)} must be set`))
+    }
+  }
+  for (const { name = '', value } of values) {
+    const at = keyPath(path, name)
+    const definition = byName.get(name)
+    if (!definition) {
+      errors.push(invalid(at, raw(value), 'variable is not defined'))
+      continue
+    }
+    errors.push(...validateVariable(name, value, old?.find(v => v.name === name)?.value, compiledVariable(definition, className), at))
+  }
+  return errors
+}
+
+/** ValidateClusterVariable: OpenAPI validation, then unknown fields, then CEL rules (with the old value on update). */
+function validateVariable (name: string, value: unknown, oldValue: unknown, variable: CompiledVariable, at: string): FieldError[] {
+  const given = value === undefined ? null : value
+  const bad = raw(value)
+  const valuePath = childPath(at, 'value')
+  const schemaErrors = validate(variable.props, given, valuePath)
+  if (schemaErrors.length > 0) return schemaErrors.map(e => ({ ...withValue(e, bad), detail: e.detail.startsWith(' in body ') ? e.detail.slice(' in body '.length) : e.detail }))
+  const wrapped = wrappedSchema('variableValue', variable.props)
+  const unknown = prune(wrapped, { variableValue: given }).pruned.map(p => p.startsWith('variableValue.') ? p.slice('variableValue.'.length) : p)
+  if (unknown.length > 0) return [invalid(at, bad, `failed validation: ${goQuote(unknown.join(','))} field(s) are not specified in the variable schema of variable ${goQuote(name)}`)]
+  const old = oldValue === undefined ? undefined : { variableValue: oldValue }
+  try {
+    const ruleErrors = validateRules(wrapped, { variableValue: given }, old, valuePath)
+    return ruleErrors.map(e => ({ ...withValue(e, bad), field: e.field.replace('value.variableValue', 'value') }))
+  } catch (error) {
+    if (error instanceof ApiServerSchemaError) return [internalError(at, `failed to create CEL validator for variable ${goQuote(name)}: ${error.message}`)]
+    throw error
+  }
+}
+
+/** The error with the variable's raw JSON as its value, as Cluster API sets BadValue (a value it omitted is shown). */
+function withValue (error: FieldError, value: string): FieldError {
+  const { omitValue: _omitted, ...rest } = error
+  return { ...rest, value }
+}
+
+/** Where a holder's overrides are, as Cluster API names it: `spec.topology.workers.machineDeployments[md-0].variables.overrides`. */
+interface OverridesHolder { name?: string, variables?: { overrides?: ClusterVariable[] } }
+
+function overrideHolders (cluster: ClusterObject): Array<{ holder: OverridesHolder, path: string }> {
+  const topology = cluster.spec?.topology
+  if (!topology) return []
+  const workers = (kind: string, list: OverridesHolder[] | undefined) => (list ?? []).map(holder => ({ holder, path: childPath(childPath(keyPath(`spec.topology.workers.${kind}`, holder.name ?? ''), 'variables'), 'overrides') }))
+  return [
+    ...(topology.controlPlane ? [{ holder: topology.controlPlane as OverridesHolder, path: 'spec.topology.controlPlane.variables.overrides' }] : []),
+    ...workers('machineDeployments', topology.workers?.machineDeployments),
+    ...workers('machinePools', topology.workers?.machinePools)
+  ]
 }
 
 /**
- * Defaults and validates values against the definitions (DefaultClusterVariables and ValidateClusterVariables):
- * with `create`, defined variables with a default that are not set are added (the Cluster's variables; overrides
- * only default what they set). `where` names the field in messages, e.g. `spec.topology.variables`.
+ * DefaultAndValidateVariables: defaults the Cluster's variables and overrides in place (overrides only default what
+ * they set) and returns the field errors Cluster API reports. `old` is the Cluster before an update (for CEL
+ * transition rules).
  */
-export function defaultAndValidate (values: readonly ClusterVariable[] | undefined, definitions: VariableDefinitions, where: string, create: boolean, note: (text: string) => void): ClusterVariable[] {
-  const given = values ?? []
-  const byName = new Map(definitions.variables.map(v => [v.name, v]))
-  const out: ClusterVariable[] = []
-  const seen = new Set<string>()
-  for (const { name = '' } of given) {
-    if (seen.has(name)) throw new SimulationInputError(`${where}[name=${name}]: variable names must be unique`)
-    seen.add(name)
-    if (!byName.has(name)) throw new SimulationInputError(`${where}[name=${name}]: variable is not defined by the ClusterClass or by its patches' DiscoverVariables`)
+export function defaultAndValidateVariables (cluster: ClusterObject, definitions: VariableDefinitions, className: string, old?: ClusterObject): FieldError[] {
+  const topology = cluster.spec?.topology
+  if (!topology) return []
+  const errors: FieldError[] = []
+  const clusterWide = defaultVariables(topology.variables ?? [], definitions, className, true, 'spec.topology.variables')
+  errors.push(...clusterWide.errors)
+  if (clusterWide.errors.length === 0) topology.variables = clusterWide.values
+  const holders = overrideHolders(cluster)
+  for (const { holder, path } of holders) {
+    const overrides = holder.variables?.overrides ?? []
+    if (overrides.length === 0) continue
+    const defaulted = defaultVariables(overrides, definitions, className, false, path)
+    errors.push(...defaulted.errors)
+    if (defaulted.errors.length === 0 && holder.variables) holder.variables.overrides = defaulted.values
   }
-  const all = [...given.map(v => ({ name: v.name ?? '', value: v.value as unknown })), ...(create ? definitions.variables.filter(d => !seen.has(d.name)).map(d => ({ name: d.name, value: undefined as unknown })) : [])]
-  for (const variable of all) {
-    const definition = byName.get(variable.name) as StatusVariable
-    const schema = definition.definitions[0]?.schema?.openAPIV3Schema
-    const value = applyDefaults(schema, jsonCopy(variable.value))
-    if (value === undefined) continue
-    const problem = validate(checkableSchema(schema, `${where}[name=${variable.name}].value`, note) as unknown as TSchema, value, 'request')
-    if (problem) throw new SimulationInputError(`${where}[name=${variable.name}].value${problem.startsWith('(root)') ? problem.slice(6) : problem.startsWith('[') ? problem : `.${problem}`}`)
-    out.push({ name: variable.name, value: value as ClusterVariable['value'] })
+  errors.push(...validateVariables(topology.variables ?? [], old?.spec?.topology?.variables, definitions, className, true, 'spec.topology.variables'))
+  const oldHolders = old ? overrideHolders(old) : []
+  for (const { holder, path } of holders) {
+    const overrides = holder.variables?.overrides ?? []
+    if (overrides.length === 0) continue
+    errors.push(...validateVariables(overrides, oldHolders.find(h => h.path === path)?.holder.variables?.overrides, definitions, className, false, path))
   }
-  if (create) {
-    for (const definition of definitions.variables) {
-      if (definition.definitions.some(d => d.required) && !out.some(v => v.name === definition.name)) throw new SimulationInputError(`${where}: required variable ${JSON.stringify(definition.name)} is not set`)
-    }
-  }
-  return out
+  return errors
+}
+
+/**
+ * The Cluster as the Cluster webhook stores it, its variables and every override defaulted and checked against the
+ * ClusterClass's definitions; refused as the webhook refuses it (SimulationInputError with its message).
+ */
+export function defaultClusterVariables (cluster: ClusterObject, definitions: VariableDefinitions, className: string, old?: ClusterObject): ClusterVariable[] {
+  const errors = defaultAndValidateVariables(cluster, definitions, className, old)
+  if (errors.length > 0) throw new SimulationInputError(`admission webhook "default.cluster.cluster.x-k8s.io" denied the request: ${invalidObjectMessage('Cluster', 'cluster.x-k8s.io', cluster.metadata.name ?? '', errors)}`)
+  return cluster.spec?.topology?.variables ?? []
 }

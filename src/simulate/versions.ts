@@ -12,7 +12,7 @@ export function parseVersion (version: string): SemVer | undefined {
 }
 
 /** Compares two versions: negative, 0 or positive. */
-export function compareVersions (a: string, b: string): number {
+export function compareKubernetesVersions (a: string, b: string): number {
   const x = parseVersion(a)
   const y = parseVersion(b)
   if (!x || !y) return a.localeCompare(b)
@@ -23,18 +23,18 @@ const minorOf = (v: string) => parseVersion(v)?.minor ?? 0
 
 /** GetUpgradePlanOneMinor: the target itself, at most one minor away. */
 export function oneMinorPlan (desired: string, controlPlane: string): string[] {
-  if (compareVersions(desired, controlPlane) === 0) return []
+  if (compareKubernetesVersions(desired, controlPlane) === 0) return []
   if (minorOf(desired) > minorOf(controlPlane) + 1) throw new SimulationFailure(`cannot compute an upgrade plan from ${controlPlane} to ${desired}: without an upgrade plan extension or spec.kubernetesVersions Cluster API upgrades one minor at a time`)
   return [desired]
 }
 
 /** GetUpgradePlanFromClusterClassVersions: the latest listed version of every minor up to the target. */
 export function classVersionsPlan (versions: readonly string[], desired: string, controlPlane: string): string[] {
-  if (compareVersions(desired, controlPlane) === 0) return []
+  if (compareKubernetesVersions(desired, controlPlane) === 0) return []
   const plan: string[] = []
   for (let minor = minorOf(controlPlane); minor <= minorOf(desired); minor++) {
-    const candidates = versions.filter(v => minorOf(v) === minor && compareVersions(v, controlPlane) > 0 && compareVersions(v, desired) <= 0)
-    const latest = minor === minorOf(desired) ? desired : candidates.sort(compareVersions).at(-1)
+    const candidates = versions.filter(v => minorOf(v) === minor && compareKubernetesVersions(v, controlPlane) > 0 && compareKubernetesVersions(v, desired) <= 0)
+    const latest = minor === minorOf(desired) ? desired : candidates.sort(compareKubernetesVersions).at(-1)
     if (latest !== undefined && !plan.includes(latest)) plan.push(latest)
   }
   return plan
@@ -43,18 +43,18 @@ export function classVersionsPlan (versions: readonly string[], desired: string,
 /** DefaultAndValidateUpgradePlans: checks the control plane plan, and gives the workers their plan when none is given. */
 export function defaultAndValidatePlans (desired: string, controlPlane: string, minWorkers: string, cpPlan: readonly string[], workersPlan: readonly string[]): string[] {
   const fail = (m: string) => { throw new SimulationFailure(`GenerateUpgradePlan: invalid upgrade plan: ${m}`) }
-  if (compareVersions(controlPlane, desired) !== 0) {
+  if (compareKubernetesVersions(controlPlane, desired) !== 0) {
     let current = controlPlane
     cpPlan.forEach((v, i) => {
-      if (compareVersions(v, current) <= 0) fail(`ControlPlane item ${i}: version ${v} must be greater than ${current}`)
+      if (compareKubernetesVersions(v, current) <= 0) fail(`ControlPlane item ${i}: version ${v} must be greater than ${current}`)
       if (minorOf(v) !== minorOf(current) && minorOf(v) !== minorOf(current) + 1) fail(`ControlPlane item ${i}: expecting a version with minor ${minorOf(current)} or ${minorOf(current) + 1}, found version ${v}`)
       current = v
     })
-    if (compareVersions(current, desired) !== 0) fail(`control plane upgrade plan must end with version ${desired}, ends with ${current} instead`)
+    if (compareKubernetesVersions(current, desired) !== 0) fail(`control plane upgrade plan must end with version ${desired}, ends with ${current} instead`)
   } else if (cpPlan.length > 0) {
     fail('control plane is already at the desired version')
   }
-  if (minWorkers === '' || compareVersions(minWorkers, desired) === 0) {
+  if (minWorkers === '' || compareKubernetesVersions(minWorkers, desired) === 0) {
     if (workersPlan.length > 0) fail('there are no workers or workers already at the desired version')
     return []
   }
@@ -68,10 +68,10 @@ export function defaultAndValidatePlans (desired: string, controlPlane: string, 
   }
   let current = minWorkers
   plan.forEach((v, i) => {
-    if (compareVersions(v, current) <= 0) fail(`workers item ${i}: version ${v} must be greater than ${current}`)
+    if (compareKubernetesVersions(v, current) <= 0) fail(`workers item ${i}: version ${v} must be greater than ${current}`)
     if (minorOf(v) - minorOf(current) > 3) fail(`workers item ${i}: workers cannot go from minor ${minorOf(current)} to minor ${minorOf(v)}, an intermediate step is required to comply with Kubernetes version skew rules`)
     current = v
   })
-  if (compareVersions(current, desired) !== 0) fail(`workers upgrade plan must end with version ${desired}, ends with ${current} instead`)
+  if (compareKubernetesVersions(current, desired) !== 0) fail(`workers upgrade plan must end with version ${desired}, ends with ${current} instead`)
   return plan
 }

@@ -17,6 +17,8 @@ import { startClusterApi } from '../../tools/harness/cluster-api.js'
 import { startControlPlane } from '../../tools/harness/control-plane.js'
 import { type LoggedRequest, recordingHandlers } from '../helpers/recording-extension.js'
 import { serveReferenceExtension } from '../helpers/reference-extension-process.js'
+import { apiServerRequest } from '../helpers/apiserver-request.js'
+import { CLASS_VARIABLES, VARIABLE_CASES } from '../helpers/variable-cases.js'
 import { waitFor } from '../helpers/wait.js'
 
 t.setTimeout(1_200_000)
@@ -121,6 +123,20 @@ function normalise (value: unknown, key = ''): unknown {
   return typeof value === 'string' ? value.replace(RANDOM_SUFFIX, '$1<random>') : value
 }
 
+/**
+ * Our refusal with its errors in the order of the API server's causes: Go walks a schema's properties in map order,
+ * so several errors of one variable come in either order. Unchanged when ours holds other errors.
+ */
+function inTheirOrder (ours: string, status: Record<string, any>): string {
+  const causes = (status['details']?.causes ?? []) as Array<{ field: string, message: string }>
+  const list = ours.indexOf(': [')
+  if (causes.length < 2 || list < 0) return ours
+  const texts = causes.map(c => `${c.field}: ${c.message}`)
+  const mine = ours.slice(list + 3, -1)
+  const sameSet = texts.slice().sort().join(', ') === mine.split(/, (?=spec\.)/).sort().join(', ')
+  return sameSet ? `${ours.slice(0, list + 3)}${texts.join(', ')}]` : ours
+}
+
 /** The distinct (hook, request) pairs in the order they were first sent. */
 function distinct (log: readonly LoggedRequest[]): string[] {
   return [...new Set(log.map(l => `${l.hook} ${JSON.stringify(normalise(l.request))}`))]
@@ -188,4 +204,38 @@ await t.test('the templates simulate patched are the ones Cluster API generated,
       t.same(meta(object.metadata), meta(template.metadata), `${phase}: ${role} labels and annotations`)
     }
   }
+})
+
+await t.test('simulate defaults the Cluster\'s variables as Cluster API does, and refuses what it refuses with its message', async t => {
+  // A class of the example's templates without patches, whose variables exercise each check (test/helpers/variable-cases.ts).
+  const [exampleClass] = await readDocuments(join(EXAMPLE, 'clusterclass.yaml')) as [Obj]
+  const variablesClass = { ...exampleClass, metadata: { name: 'variables', namespace: 'default' }, spec: { ...exampleClass.spec, patches: undefined, upgrade: undefined, variables: CLASS_VARIABLES } }
+  await kubectl(['apply', '-f', '-'], JSON.stringify(variablesClass))
+  await waitFor(async () => condition(await get('clusterclass', 'variables'), 'VariablesReady')?.status === 'True', { ...LONG, message: 'VariablesReady' })
+  const stored = await get('clusterclass', 'variables')
+  const templates = await readDocuments(join(EXAMPLE, 'templates.yaml'))
+  const [exampleCluster] = await readDocuments(join(EXAMPLE, 'cluster.yaml')) as [Obj]
+  let refused = 0
+  for (const [i, c] of VARIABLE_CASES.entries()) {
+    const cluster = structuredClone(exampleCluster) as Obj & { metadata: Record<string, unknown> }
+    cluster.metadata = { name: `variables-${i}`, namespace: 'default' }
+    cluster.spec['topology'].classRef = { name: 'variables' }
+    cluster.spec['topology'].variables = c.variables
+    if (c.overrides) cluster.spec['topology'].workers.machineDeployments[0].variables = { overrides: c.overrides }
+    const theirs = await apiServerRequest(cp, 'POST', '/apis/cluster.x-k8s.io/v1beta2/namespaces/default/clusters?dryRun=All', cluster)
+    const ours = await simulate({ handlers: recordingHandlers(join(dir, 'variables.jsonl')), objects: [cluster, stored, ...templates], checkDeterminism: false }).then(r => ({ result: r }), (error: Error) => ({ error }))
+    if (theirs.status === 201) {
+      const created = theirs.body as Obj
+      t.equal('error' in ours ? ours.error.message : undefined, undefined, `${c.name}: accepted`)
+      if (!('result' in ours)) continue
+      t.same(ours.result.variables, created.spec['topology'].variables, `${c.name}: the same variables`)
+      t.same(ours.result.cluster.spec?.topology?.workers?.machineDeployments?.[0]?.variables, created.spec['topology'].workers.machineDeployments[0].variables, `${c.name}: the same overrides`)
+    } else {
+      refused++
+      // Our refusals name the Cluster first, as for every input.
+      const message = 'error' in ours ? ours.error.message.replace(`Cluster default/variables-${i}: `, '') : 'accepted'
+      t.equal(inTheirOrder(message, theirs.body), theirs.body['message'], `${c.name}: refused with Cluster API's message`)
+    }
+  }
+  t.comment(`${VARIABLE_CASES.length} Clusters, ${refused} refused by Cluster API`)
 })

@@ -64,7 +64,7 @@ t.test('explicit certificate files and module errors', async (t) => {
 
 t.test('the command declares its flags', async (t) => {
   const command = serveCommand()
-  t.same(command.options.map(o => o.long), ['--handlers', '--port', '--host', '--cert-dir', '--tls-cert-file', '--tls-private-key-file', '--client-ca-file', '--insecure-http', '--path-prefix', '--responses', '--log-level', '--workers', '--max-connections', '--tls-cert', '--tls-key', '--client-ca'])
+  t.same(command.options.map(o => o.long), ['--handlers', '--port', '--host', '--cert-dir', '--tls-cert-file', '--tls-private-key-file', '--client-ca-file', '--insecure-http', '--path-prefix', '--responses', '--log-level', '--workers', '--max-connections', '--record', '--record-max-bytes', '--record-max-files', '--tls-cert', '--tls-key', '--client-ca'])
   command.exitOverride().configureOutput({ writeErr: () => {} })
   t.throws(() => command.parse(['--port', '70000'], { from: 'user' }), /must be a port number/)
   t.throws(() => command.parse(['--workers', '0'], { from: 'user' }), /must be an integer from 1 to 64/)

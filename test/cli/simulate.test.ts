@@ -83,7 +83,7 @@ t.test('unusable input exits 2 with one line naming the file and the field', asy
   writeFileSync(file, cluster)
   const r = await runCliHere(['simulate', '-f', file, '-f', join(EXAMPLE, 'clusterclass.yaml'), '-f', join(EXAMPLE, 'templates.yaml')])
   t.equal(r.code, 2)
-  t.equal(r.stderr, `error: Cluster default/loop (${file}): spec.topology.version: json: cannot unmarshal number into Go value of type string\n`)
+  t.equal(r.stderr, `error: Cluster default/loop (${file}): Cluster.cluster.x-k8s.io "loop" is invalid: [spec.topology.version: Invalid value: "number": spec.topology.version in body must be of type string: "number", <nil>: Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation]\n`)
   const missing = await runCliHere(['simulate', '-f', join(EXAMPLE, 'cluster.yaml')])
   t.equal(missing.code, 2)
   t.match(missing.stderr, /^error: Cluster default\/loop \(.*cluster\.yaml\): spec\.topology\.classRef names ClusterClass default\/loop, which is not among the inputs: pass the file that holds it\n$/)

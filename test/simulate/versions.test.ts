@@ -1,11 +1,11 @@
 // Upgrade plans as Cluster API computes and checks them.
 import t from 'tap'
-import { classVersionsPlan, compareVersions, defaultAndValidatePlans, oneMinorPlan, parseVersion } from '../../src/simulate/versions.js'
+import { classVersionsPlan, compareKubernetesVersions, defaultAndValidatePlans, oneMinorPlan, parseVersion } from '../../src/simulate/versions.js'
 
 t.test('versions compare as semantic versions, pre-releases first', async t => {
-  t.ok(compareVersions('v1.34.10', 'v1.34.9') > 0)
-  t.ok(compareVersions('v1.35.0-rc.1', 'v1.35.0') < 0)
-  t.equal(compareVersions('1.34.0', 'v1.34.0'), 0)
+  t.ok(compareKubernetesVersions('v1.34.10', 'v1.34.9') > 0)
+  t.ok(compareKubernetesVersions('v1.35.0-rc.1', 'v1.35.0') < 0)
+  t.equal(compareKubernetesVersions('1.34.0', 'v1.34.0'), 0)
   t.equal(parseVersion('v1.34'), undefined)
 })
 

@@ -13,6 +13,8 @@
 //   with --echo) and to a server under test, comparing verdicts, messages and what the handlers read (runParity).
 // - `topology`: random GeneratePatches requests answered by CAPI's topologymutation toolkit (WalkTemplates and its
 //   variable getters), and CAPI's patch engine applying answers to templates (see capiTopologyCases).
+// - `gotemplate`: Go's text/template with sprig's hermetic functions, and CAPI's inline patch generator rendering
+//   valueFrom.template and enabledIf (see runGoTemplateCases).
 //
 // Binaries come from `tools/build.sh capi-interop` (cached outside the repository; a cold build compiles
 // controller-runtime and client-go and takes minutes). buildCapiInterop() resolves undefined only when `go` is
@@ -378,4 +380,49 @@ export async function startCapiPatchApplier (): Promise<CapiPatchApplier> {
     }),
     stop: async () => { child.stdin.end(); await exited }
   }
+}
+
+/** One case of `gotemplate`: a template, the variables (name → JSON value) and what to run. */
+export interface GoTemplateCase {
+  template: string
+  variables: Record<string, unknown>
+  /**
+   * render: text/template with sprig's HermeticTxtFuncMap over calculateTemplateData's data (no YAML step);
+   * value: Cluster API's inline generator with the template as a valueFrom.template; enabled: as the patch's enabledIf.
+   */
+  mode: 'render' | 'value' | 'enabled'
+}
+
+/** What Go said about a case: exactly one field is set. */
+export interface GoTemplateResult {
+  output?: string
+  value?: unknown
+  enabled?: boolean
+  error?: string
+  /** A panic that escaped the code under test. */
+  panic?: string
+}
+
+/** Runs `gotemplate` over the cases (one process, JSON lines both ways); the answers come back in order. */
+export async function runGoTemplateCases (cases: readonly GoTemplateCase[], opts: { timeoutMs?: number } = {}): Promise<GoTemplateResult[]> {
+  const bin = await binDir()
+  return new Promise((resolve, reject) => {
+    const child = spawn(join(bin, 'gotemplate'), [], { stdio: ['pipe', 'pipe', 'pipe'] })
+    running.add(child)
+    installExitHook()
+    let stdout = ''
+    let stderr = ''
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => { stdout += chunk })
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk })
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 600_000)
+    child.on('error', (err) => { clearTimeout(timer); running.delete(child); reject(err) })
+    child.on('close', (code) => {
+      clearTimeout(timer)
+      running.delete(child)
+      const results = stdout.split('\n').filter(l => l !== '').map(l => JSON.parse(l) as GoTemplateResult)
+      if (code !== 0 || results.length !== cases.length) reject(new Error(`capi-interop gotemplate exited ${code} with ${results.length} of ${cases.length} answers: ${stderr}`))
+      else resolve(results)
+    })
+    child.stdin.end(cases.map(c => JSON.stringify(c)).join('\n') + '\n')
+  })
 }

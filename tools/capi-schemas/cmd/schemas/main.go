@@ -1,8 +1,9 @@
 // Command schemas writes the JSON snapshot of the OpenAPI v3 schemas of Cluster API's
 // Runtime Hook request/response types and every type they reference (-set hooks, the default),
-// or of the template kinds topology mutation extensions patch (-set templates).
+// or of the template kinds topology mutation extensions patch (-set templates), or the CRD schemas of the
+// Cluster API kinds simulate reads (-set crds).
 //
-//	schemas [-set hooks|templates] [-o file]
+//	schemas [-set hooks|templates|crds] [-o file]
 //
 // Without -o the document goes to stdout. It needs the go command and the module
 // cache holding this module's dependencies (controller-tools parses their source).
@@ -19,13 +20,13 @@ import (
 
 func main() {
 	out := flag.String("o", "", "write the document to this file instead of stdout")
-	set := flag.String("set", "hooks", "the document: hooks (hooks/v1alpha1/definitions.json) or templates (hooks/v1alpha1/templates.json)")
+	set := flag.String("set", "hooks", "the document: hooks (hooks/v1alpha1/definitions.json), templates (hooks/v1alpha1/templates.json) or crds (hooks/v1alpha1/crds.json)")
 	flag.Usage = func() {
-		fmt.Fprintf(flag.CommandLine.Output(), "usage: %s [-set hooks|templates] [-o file]\n", filepath.Base(os.Args[0]))
+		fmt.Fprintf(flag.CommandLine.Output(), "usage: %s [-set hooks|templates|crds] [-o file]\n", filepath.Base(os.Args[0]))
 		flag.PrintDefaults()
 	}
 	flag.Parse()
-	generate := map[string]func() ([]byte, error){"hooks": gen.Generate, "templates": gen.GenerateTemplates}[*set]
+	generate := map[string]func() ([]byte, error){"hooks": gen.Generate, "templates": gen.GenerateTemplates, "crds": gen.GenerateCRDs}[*set]
 	if flag.NArg() != 0 || generate == nil {
 		flag.Usage()
 		os.Exit(2)

@@ -199,3 +199,36 @@ func TestCommittedTemplatesAreUpToDate(t *testing.T) {
 		}
 	}
 }
+
+// committedCRDs is the generated CRDs document, relative to this package's directory.
+var committedCRDs = filepath.Join("..", "..", "..", "..", "hooks", "v1alpha1", "crds.json")
+
+func TestCommittedCRDsAreUpToDate(t *testing.T) {
+	raw, err := GenerateCRDs()
+	if err != nil {
+		t.Fatalf("generating: %v", err)
+	}
+	have, err := os.ReadFile(committedCRDs)
+	regenerate := "run `bin=$(tools/build.sh capi-schemas) && \"$bin/schemas\" -set crds -o hooks/v1alpha1/crds.json` from the repository root"
+	if err != nil {
+		t.Fatalf("hooks/v1alpha1/crds.json: %v; %s", err, regenerate)
+	}
+	if !bytes.Equal(have, raw) {
+		t.Fatalf("hooks/v1alpha1/crds.json is stale: %s\nfirst difference: %s", regenerate, firstDifference(have, raw))
+	}
+	var doc struct {
+		CRDs []struct{ APIVersion, Kind string } `json:"crds"`
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string]bool{}
+	for _, c := range doc.CRDs {
+		kinds[c.Kind] = true
+	}
+	for _, want := range []string{"Cluster", "ClusterClass", "KubeadmControlPlaneTemplate", "KubeadmConfigTemplate", "DevClusterTemplate", "DevMachineTemplate"} {
+		if !kinds[want] {
+			t.Errorf("the CRDs document has no %s", want)
+		}
+	}
+}

@@ -1,0 +1,126 @@
+// Rollout impact over the Clusters of a running management cluster, read and never written: each selected Cluster
+// is read with its ClusterClass and templates (each class and template once), its desired state computed with the
+// extensions as their ExtensionConfigs register them and with a candidate in place of one of them, and compared
+// (impact.ts). A Cluster that cannot be read or computed is reported with its error; the others go on.
+import type { ExtensionConfig } from '../api/extension-config/types.js'
+import { EXTENSION_CONFIG_COLLECTION_PATH } from '../api/extension-config/constants.js'
+import type { ClientCertificate } from '../client/transport.js'
+import { HttpRuntimeClient } from '../client/client.js'
+import type { RuntimeClient } from '../client/runtime-client.js'
+import { type ApiReader, type ClusterSelection, listClusters, readLiveCluster, ResourcePaths } from '../simulate/index.js'
+import { type ClusterImpact, clusterImpact } from './impact.js'
+import { ReplacedExtensionClient } from './replaced-extension.js'
+
+/** A Cluster whose impact could not be computed. */
+export interface ClusterImpactFailure {
+  cluster: string
+  /** error says why, in one line. */
+  error: string
+}
+
+/** The rollout impact of a candidate over the selected Clusters. */
+export interface RolloutImpactReport {
+  /** extensionConfig is the ExtensionConfig the candidate replaces. */
+  extensionConfig: string
+  clusters: Array<ClusterImpact | ClusterImpactFailure>
+  summary: {
+    clusters: number
+    /** rollingOut counts the Clusters where some Machines would be replaced. */
+    rollingOut: number
+    /** inPlace counts the Clusters with in-place changes only. */
+    inPlace: number
+    unchanged: number
+    failed: number
+    /** machines counts the Machines that would be replaced (the replicas of what rolls out). */
+    machines: number
+  }
+}
+
+/** What rolloutImpact needs. */
+export interface RolloutImpactOptions {
+  api: ApiReader
+  selection: ClusterSelection
+  /** name of the ExtensionConfig the candidate replaces. */
+  name: string
+  candidate: RuntimeClient
+  /** registered calls the extensions as registered (see registeredExtensions). */
+  registered: RuntimeClient
+  /** concurrency is how many Clusters are computed at once (default 4). */
+  concurrency?: number
+}
+
+export const isFailure = (c: ClusterImpact | ClusterImpactFailure): c is ClusterImpactFailure => 'error' in c
+
+/** A reader that asks for each ClusterClass, template and API discovery document once. */
+function sharedReads (api: ApiReader): ApiReader {
+  const cache = new Map<string, Promise<unknown>>()
+  const shared = (path: string) => /\/clusterclasses\/|templates\/|^\/apis?\/[^/]+(\/[^/]+)?$/.test(path)
+  return {
+    get: async <T>(path: string) => {
+      if (!shared(path)) return await api.get<T>(path)
+      let found = cache.get(path)
+      if (!found) {
+        found = api.get<T>(path)
+        cache.set(path, found)
+      }
+      return await found as T
+    },
+    list: async <T>(path: string) => await api.list<T>(path)
+  }
+}
+
+/** The ExtensionConfigs of the management cluster, registered as Cluster API has them (their status.handlers). */
+export async function registeredExtensions (api: ApiReader, namespaces: readonly string[], options: { clientCertificate?: ClientCertificate } = {}): Promise<{ client: HttpRuntimeClient, extensionConfigs: ExtensionConfig[] }> {
+  const extensionConfigs = (await api.list<ExtensionConfig>(EXTENSION_CONFIG_COLLECTION_PATH)).items
+  const labels = new Map<string, Record<string, string>>()
+  for (const ns of namespaces) labels.set(ns, (await api.get<{ metadata?: { labels?: Record<string, string> } }>(`/api/v1/namespaces/${encodeURIComponent(ns)}`)).metadata?.labels ?? {})
+  const client = new HttpRuntimeClient({
+    namespaceLabels: ns => labels.get(ns) ?? { 'kubernetes.io/metadata.name': ns },
+    ...(options.clientCertificate ? { clientCertificate: options.clientCertificate } : {}),
+    backoff: false
+  })
+  client.warmUp(extensionConfigs)
+  return { client, extensionConfigs }
+}
+
+/** The impact of the candidate on every selected Cluster, in namespace and name order. */
+export async function rolloutImpact (options: RolloutImpactOptions): Promise<RolloutImpactReport> {
+  const api = sharedReads(options.api)
+  const paths = new ResourcePaths(api)
+  const clusters = await listClusters(api, options.selection)
+  const candidate = new ReplacedExtensionClient(options.registered, options.candidate, options.name)
+  const results: Array<ClusterImpact | ClusterImpactFailure> = new Array(clusters.length)
+  let next = 0
+  const worker = async () => {
+    while (next < clusters.length) {
+      const i = next++
+      const cluster = clusters[i] as (typeof clusters)[number]
+      const key = `${cluster.metadata.namespace}/${cluster.metadata.name}`
+      try {
+        const live = await readLiveCluster(api, cluster, paths)
+        results[i] = await clusterImpact({ objects: live.objects, current: live.state, registered: options.registered, candidate })
+      } catch (err) {
+        results[i] = { cluster: key, error: (err as Error).message.split('\n')[0] ?? '' }
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 4, clusters.length) }, worker))
+  return { extensionConfig: options.name, clusters: results, summary: summarise(results) }
+}
+
+/** The counts of a report: Clusters by strongest effect, failures, and the Machines that would be replaced. */
+export function summarise (clusters: ReadonlyArray<ClusterImpact | ClusterImpactFailure>): RolloutImpactReport['summary'] {
+  const summary = { clusters: clusters.length, rollingOut: 0, inPlace: 0, unchanged: 0, failed: 0, machines: 0 }
+  for (const c of clusters) {
+    if (isFailure(c)) {
+      summary.failed++
+      continue
+    }
+    const effects = c.objects.map(o => o.effect)
+    if (effects.includes('rollout')) summary.rollingOut++
+    else if (effects.includes('in-place')) summary.inPlace++
+    else summary.unchanged++
+    summary.machines += c.objects.filter(o => o.effect === 'rollout').reduce((n, o) => n + (o.machines ?? 0), 0)
+  }
+  return summary
+}

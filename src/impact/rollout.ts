@@ -1,0 +1,88 @@
+// What Cluster API v1.14 does with a change of the desired objects (docs: ../shared rollouts.md, from its code):
+// a template a MachineDeployment or the control plane references is rotated when its spec changes (a new name, so a
+// new MachineSet, so every Machine replaced) and patched in place when only its labels or annotations change; the
+// KubeadmControlPlane replaces every Machine when its kubeadmConfigSpec changes (but for what KCP ignores in its
+// comparison) and updates them in place for machine metadata, deletion timeouts, taints and readiness gates; the
+// infrastructure cluster and MachinePools' objects are patched in place.
+import { createJsonPatch, type JsonPatchOperation } from '../topology/json-patch.js'
+import { jsonEqual } from '../topology/json.js'
+
+/** What a change does to the Machines of a control plane, MachineDeployment or MachinePool. */
+export type RolloutEffect = 'rollout' | 'in-place' | 'none'
+
+/** One changed field and what Cluster API does about it. */
+export interface FieldChange {
+  /** object is `Kind name` of the object or template changed. */
+  object: string
+  /** path of the field, as a JSON Pointer. */
+  path: string
+  before?: unknown
+  after?: unknown
+  effect: RolloutEffect
+  /** why says, in Cluster API's terms, what happens. */
+  why: string
+}
+
+/** Paths of a KubeadmControlPlane's spec that KCP ignores when it compares a Machine with it (PrepareKubeadmConfigsForDiff). */
+const KCP_IGNORED = ['/kubeadmConfigSpec/clusterConfiguration/controlPlaneEndpoint', '/kubeadmConfigSpec/clusterConfiguration/dns', '/kubeadmConfigSpec/joinConfiguration/discovery', '/kubeadmConfigSpec/initConfiguration/timeouts/controlPlaneComponentHealthCheckSeconds', '/kubeadmConfigSpec/joinConfiguration/timeouts/controlPlaneComponentHealthCheckSeconds']
+/** Paths of a KubeadmControlPlane's spec KCP propagates to its Machines in place. */
+const KCP_IN_PLACE = ['/machineTemplate/metadata', '/machineTemplate/spec/deletion', '/machineTemplate/spec/taints', '/machineTemplate/spec/readinessGates']
+/** Paths of a KubeadmControlPlane's spec that roll nothing. */
+const KCP_NOTHING = ['/remediation', '/machineNaming', '/rollout/strategy', '/replicas']
+
+const under = (path: string, prefixes: readonly string[]) => prefixes.some(p => path === p || path.startsWith(`${p}/`))
+const describe = (o: { kind?: string, metadata?: { name?: string } } | undefined) => `${o?.kind ?? ''} ${o?.metadata?.name ?? ''}`.trim()
+
+/** The JSON Patch turning one value into another, as changed fields with before and after. */
+function changes (before: unknown, after: unknown): Array<{ path: string, before?: unknown, after?: unknown }> {
+  return createJsonPatch(before ?? {}, after ?? {}).map((op: JsonPatchOperation) => ({ path: op.path, ...(op.op !== 'add' ? { before: valueAt(before, op.path) } : {}), ...('value' in op ? { after: op.value } : {}) }))
+}
+
+function valueAt (value: unknown, pointer: string): unknown {
+  let at = value
+  for (const part of pointer.split('/').slice(1).map(p => p.replace(/~1/g, '/').replace(/~0/g, '~'))) at = (at as Record<string, unknown> | undefined)?.[part]
+  return at
+}
+
+type Doc = { kind?: string, metadata?: { name?: string, labels?: unknown, annotations?: unknown }, spec?: unknown }
+
+/**
+ * reconcileReferencedTemplate: a referenced template's spec change rotates it (the Machines that use it roll out);
+ * labels and annotations are patched in place.
+ */
+export function templateChanges (before: Doc | undefined, after: Doc | undefined, owner: string): FieldChange[] {
+  const object = describe(after ?? before)
+  const spec = changes(before?.spec, after?.spec).map(c => ({ ...c, path: `/spec${c.path}`, object, effect: 'rollout' as const, why: `the template's spec changes: Cluster API rotates it and ${owner} replaces its Machines` }))
+  const metadata = (['labels', 'annotations'] as const).flatMap(key => changes(before?.metadata?.[key], after?.metadata?.[key]).map(c => ({ ...c, path: `/metadata/${key}${c.path}`, object, effect: 'none' as const, why: 'only the template\'s metadata changes: patched in place' })))
+  return [...spec, ...metadata]
+}
+
+/** A KubeadmControlPlane's changes, as KCP compares its Machines with it (UpToDate) and syncs them in place. */
+export function controlPlaneChanges (before: Doc | undefined, after: Doc | undefined): FieldChange[] {
+  const object = describe(after ?? before)
+  return [
+    ...changes(before?.spec, after?.spec).map(c => {
+      const effect: RolloutEffect = under(c.path, KCP_IGNORED) || under(c.path, KCP_NOTHING) ? 'none' : under(c.path, KCP_IN_PLACE) ? 'in-place' : 'rollout'
+      const why = effect === 'rollout'
+        ? 'every control plane Machine no longer matches the KubeadmControlPlane: KCP replaces them one at a time'
+        : effect === 'in-place' ? 'KCP updates its Machines in place' : under(c.path, KCP_IGNORED) ? 'KCP ignores it when it compares its Machines (CoreDNS and future joins only)' : 'no Machine changes'
+      return { ...c, path: `/spec${c.path}`, object, effect, why }
+    }),
+    ...(['labels', 'annotations'] as const).flatMap(key => changes(before?.metadata?.[key], after?.metadata?.[key]).map(c => ({ ...c, path: `/metadata/${key}${c.path}`, object, effect: 'none' as const, why: 'the KubeadmControlPlane\'s own metadata: no Machine changes' })))
+  ]
+}
+
+/** An object patched in place whose Machines, if any, are its provider's business (infrastructure cluster, MachinePool objects). */
+export function inPlaceObjectChanges (before: Doc | undefined, after: Doc | undefined, why: string): FieldChange[] {
+  const object = describe(after ?? before)
+  if (jsonEqual({ spec: before?.spec, labels: before?.metadata?.labels, annotations: before?.metadata?.annotations }, { spec: after?.spec, labels: after?.metadata?.labels, annotations: after?.metadata?.annotations })) return []
+  return [
+    ...changes(before?.spec, after?.spec).map(c => ({ ...c, path: `/spec${c.path}`, object, effect: 'none' as const, why })),
+    ...(['labels', 'annotations'] as const).flatMap(key => changes(before?.metadata?.[key], after?.metadata?.[key]).map(c => ({ ...c, path: `/metadata/${key}${c.path}`, object, effect: 'none' as const, why: 'patched in place' })))
+  ]
+}
+
+/** The strongest effect of a list of changes. */
+export function strongest (list: readonly FieldChange[]): RolloutEffect {
+  return list.some(c => c.effect === 'rollout') ? 'rollout' : list.some(c => c.effect === 'in-place') ? 'in-place' : 'none'
+}

@@ -1,0 +1,79 @@
+// Second versions of the reference extension, for the rollout impact tests (test/impact, test/capi/impact.test.ts):
+// - `command`: its GeneratePatches also adds `echo v2` to the preKubeadmCommands of every MachineDeployment's
+//   KubeadmConfigTemplate (a spec change of a MachineDeployment's template only);
+// - `label`: it also labels every MachineDeployment's templates (metadata only);
+// - `in-place`: as `command`, and its CanUpdateMachineSet takes any change of a MachineDeployment's templates in place
+//   (it patches the current templates into the desired ones).
+// `runtime-sdk serve --handlers` serves the one RUNTIME_SDK_V2_CHANGE names (default `command`).
+import { applyPatch, type Operation } from 'rfc6902'
+import { CanUpdateMachineSet, GeneratePatches } from '../../src/api/hooks/v1alpha1/index.js'
+import { referenceHandlers } from '../../src/reference-extension/index.js'
+import { defineHandler, type ExtensionHandler } from '../../src/server/types.js'
+import { createJsonPatch } from '../../src/topology/json-patch.js'
+import { applyMergePatch } from '../../src/topology/merge-patch.js'
+import { isMachineDeploymentBootstrapTemplate, isMachineDeploymentInfrastructureTemplate } from '../../src/topology/holders.js'
+
+/** What version 2 changes. */
+export type V2Change = 'command' | 'label' | 'in-place'
+
+type Item = { uid: string, holderReference: { kind: string, fieldPath: string }, object: Record<string, any> }
+type Answer = { status: string, message?: string, items?: Array<{ uid: string, patchType: string, patch: string }> }
+
+const decode = (patch: string) => JSON.parse(Buffer.from(patch, 'base64').toString('utf8')) as unknown
+const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64')
+
+/** What version 2 does to a template after version 1's patch. */
+function change (item: Item, object: Record<string, any>, what: V2Change): void {
+  const holder = item.holderReference
+  if (what === 'label') {
+    if (isMachineDeploymentBootstrapTemplate(holder) || isMachineDeploymentInfrastructureTemplate(holder)) object['metadata'] = { ...object['metadata'], labels: { ...object['metadata']?.labels, 'example.com/extension-version': 'v2' } }
+    return
+  }
+  if (isMachineDeploymentBootstrapTemplate(holder)) {
+    const spec = object['spec']?.template?.spec ?? {}
+    object['spec'] = { ...object['spec'], template: { ...object['spec']?.template, spec: { ...spec, preKubeadmCommands: [...spec.preKubeadmCommands ?? [], 'echo v2'] } } }
+  }
+}
+
+/** The reference extension's handlers, version 2 (see the header). */
+export function referenceHandlersV2 (what: V2Change = 'command'): ExtensionHandler[] {
+  const v1 = referenceHandlers()
+  const generate = v1.find(h => h.hook.hook === 'GeneratePatches') as ExtensionHandler
+  const v2Generate = defineHandler({
+    hook: GeneratePatches,
+    name: generate.name,
+    handler: async (request, ctx) => {
+      const answer = await (generate.handler as (r: unknown, c: unknown) => Promise<Answer> | Answer)(request, ctx)
+      if (answer.status !== 'Success') return answer as never
+      const items = (request.items ?? []) as unknown as Item[]
+      return {
+        ...answer,
+        items: items.map(item => {
+          const own = (answer.items ?? []).find(a => a.uid === item.uid)
+          const before = structuredClone(item.object)
+          let after: Record<string, any> = structuredClone(item.object)
+          if (own?.patchType === 'JSONMergePatch') after = applyMergePatch(after, decode(own.patch)) as Record<string, any>
+          else if (own) applyPatch(after, decode(own.patch) as Operation[])
+          change(item, after, what)
+          return { uid: item.uid, patchType: 'JSONPatch', patch: encode(createJsonPatch(before, after)) }
+        })
+      } as never
+    }
+  })
+  const inPlace = defineHandler({
+    hook: CanUpdateMachineSet,
+    name: 'can-update-machineset',
+    handler: (request) => {
+      const patchTo = (desired: any) => ({ patchType: 'JSONMergePatch' as const, patch: encode({ spec: { template: { spec: desired?.spec?.template?.spec } } }) })
+      return {
+        status: 'Success' as const,
+        message: 'version 2 updates MachineDeployments\' templates in place',
+        bootstrapConfigTemplatePatch: patchTo(request.desired?.bootstrapConfigTemplate),
+        infrastructureMachineTemplatePatch: patchTo(request.desired?.infrastructureMachineTemplate)
+      }
+    }
+  })
+  return v1.map(h => h.hook.hook === 'GeneratePatches' ? v2Generate : what === 'in-place' && h.hook.hook === 'CanUpdateMachineSet' ? inPlace : h)
+}
+
+export default referenceHandlersV2((process.env['RUNTIME_SDK_V2_CHANGE'] as V2Change | undefined) ?? 'command')
