@@ -48,3 +48,6 @@ export const hostileClosedId = (system: string): string => `hostile/${system}/id
 /** Scenario 5: how many ExtensionConfigs the controller discovers. */
 export const EXTENSION_CONFIG_COUNTS = [1, 100, 1000] as const
 export const controllerId = (count: number): string => `controller/discover/n${count}`
+
+/** Scenario 8: rollout impact (or the peer, each desired state once) over `clusters` Clusters. */
+export const impactId = (computation: 'impact' | 'dry-run', clusters: number): string => `impact/${computation}/n${clusters}`

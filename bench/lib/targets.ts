@@ -1,7 +1,7 @@
 // The targets of the performance issues (#17; #38 for the 5 KB call: the floor ratio and the Go ratio per core) and
 // the client targets of issue 8, evaluated from one run's cases.
 // A target whose cases did not run is shown without a verdict.
-import { callAllId, controllerId, DEAD_TIMEOUT_MS, deadId, FOOTPRINT_IDS, HOSTILE_SERVERS, hostileClosedId, hostileId, OVERHEAD_IDS, serverCaseId } from './ids.js'
+import { callAllId, controllerId, impactId, DEAD_TIMEOUT_MS, deadId, FOOTPRINT_IDS, HOSTILE_SERVERS, hostileClosedId, hostileId, OVERHEAD_IDS, serverCaseId } from './ids.js'
 import { formatMs, formatRate } from './format.js'
 import type { CaseResult, Summary, Target } from './types.js'
 
@@ -17,6 +17,8 @@ export const GO_ALL_CORES_GOAL = 1.0
 export const FAN_OUT_GOAL_MS = 30
 export const OVERHEAD_GOAL_MS = 0.5
 export const DISCOVER_1000_GOAL_S = 60
+/** Rollout impact over 1,000 Clusters on 2 cores (issue #45). */
+export const IMPACT_1000_GOAL_S = 30
 export const CONTROLLER_RSS_GOAL_MB: Record<number, number> = { 1: 70, 1000: 120 }
 export const IDLE_RSS_GOAL_MB = 60
 export const STARTUP_GOAL_MS = 300
@@ -161,5 +163,11 @@ export function evaluateTargets (cases: readonly CaseResult[]): Target[] {
         return { measured: `RSS ${Math.round(rss)} MB, ${seconds < 10 ? seconds.toFixed(1) : Math.round(seconds)} s`, pass: rss <= goal && (count !== 1000 || seconds < DISCOVER_1000_GOAL_S) }
       })
   }
+  add('impact/n1000', 'Rollout impact of a second version over 1,000 Clusters (in-memory management cluster, both versions in process)', `< ${IMPACT_1000_GOAL_S} s; RSS reported`, () => {
+    const impact = need(impactId('impact', 1000))
+    const peer = need(impactId('dry-run', 1000))
+    const rss = needRss(impactId('impact', 1000))
+    return { measured: `${(impact.maxMs / 1000).toFixed(1)} s (${(impact.maxMs / peer.maxMs).toFixed(2)}× the desired state computed once), RSS ${Math.round(rss)} MB`, pass: impact.maxMs / 1000 < IMPACT_1000_GOAL_S }
+  })
   return targets
 }

@@ -8,6 +8,7 @@ import { controllerScenario } from './controller.js'
 import { floorScenario } from './floor.js'
 import { footprintScenario } from './footprint.js'
 import { hostileScenario } from './hostile.js'
+import { impactScenario } from './impact.js'
 import { ourServerScenario } from './our-server.js'
 
-export const scenarios: Scenario[] = [floorScenario, ourServerScenario, capiGoScenario, clientScenario, controllerScenario, footprintScenario, hostileScenario]
+export const scenarios: Scenario[] = [floorScenario, ourServerScenario, capiGoScenario, clientScenario, controllerScenario, footprintScenario, hostileScenario, impactScenario]

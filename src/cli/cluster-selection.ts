@@ -52,7 +52,7 @@ export function managementCluster (opts: ClusterSelectionFlags): { api: ApiReade
 export function managementClusterProblem (err: unknown, server: string): Error {
   const e = err as { code?: unknown, reason?: string, message?: string }
   if (e.code === 401) return new Error(`the API server at ${server} refused the credentials (Unauthorized): check --kubeconfig and --context`)
-  if (e.code === 403) return new Error(`${e.message ?? 'forbidden'}: the user needs get and list on Cluster API's objects (deploy/rbac/cluster-reader.yaml)`)
+  if (e.code === 403) return new Error(`${e.message ?? 'forbidden'}: bind the user to the runtime-sdk-cluster-reader ClusterRole (deploy/rbac/cluster-reader-role.yaml)`)
   if (typeof e.code === 'number') return err as Error
   return new Error(`cannot reach the API server at ${server}: ${e.message ?? String(err)}: check --kubeconfig and --context`)
 }

@@ -35,7 +35,7 @@ export function extensionTargetOptions (command: Command, defaultName: string): 
 }
 
 /** The extension: handlers to call in process, or a client that discovered it over HTTPS (close it when done). */
-export type ExtensionTarget = { handlers: ExtensionHandler[], name: string, extensionConfigs?: undefined } | { client: HttpRuntimeClient, name: string, extensionConfigs: ExtensionConfig[] }
+type ExtensionTarget = { handlers: ExtensionHandler[], name: string, extensionConfigs?: undefined } | { client: HttpRuntimeClient, name: string, extensionConfigs: ExtensionConfig[] }
 
 /** The extension the flags name; `defaultName` names the ExtensionConfig of --handlers and --url when --name is absent. */
 export async function extensionTarget (opts: ExtensionTargetFlags, defaultName: string): Promise<ExtensionTarget> {

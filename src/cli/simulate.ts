@@ -56,7 +56,7 @@ function tableText (result: SimulationResult, toVersion: string | undefined): st
 
 export function simulateCommand (io: CliIO = defaultIO): Command {
   const command = new Command('simulate')
-    .description('take a Cluster through its life as Cluster API v1.14 would (create, upgrade, delete) against an extension, without a management cluster, and print every hook call and the patched templates')
+    .description('take a Cluster through its life as Cluster API v1.14 would (create, upgrade, delete) against an extension, from files without a management cluster (or a live Cluster from where it stands, read-only), and print every hook call and the patched templates')
     .option('-f, --filename <path>', 'file or directory with the Cluster, its ClusterClass and the templates (YAML/JSON, multi-document; repeatable)', collect)
   clusterSelectionOptions(command)
   extensionTargetOptions(command, 'the one the ClusterClass\'s handler names end with; on a management cluster: its ExtensionConfigs')

@@ -5,7 +5,7 @@ import type { ExtensionConfig } from '../api/extension-config/types.js'
 import type { CallOptions, CallResult, KubeObject, RuntimeClient } from '../client/runtime-client.js'
 
 /** Whether a registered handler name (`<handler>.<ExtensionConfig>`) belongs to the ExtensionConfig. */
-export const servedBy = (handlerName: string, extensionConfig: string): boolean => handlerName.endsWith(`.${extensionConfig}`)
+const servedBy = (handlerName: string, extensionConfig: string): boolean => handlerName.endsWith(`.${extensionConfig}`)
 
 /** A RuntimeClient calling `candidate` for the handlers of ExtensionConfig `name`, `registered` for the others. */
 export class ReplacedExtensionClient implements RuntimeClient {

@@ -115,7 +115,11 @@ function templateDifferences (request: Record<string, unknown>, before: unknown,
 
 /** The fields two answers differ in; GeneratePatches' items are compared as the templates they produce instead. */
 function fieldDifferences (hook: string, before: Record<string, unknown>, after: Record<string, unknown>): FieldDifference[] {
-  const strip = (answer: Record<string, unknown>) => hook === 'GeneratePatches' ? { ...answer, items: undefined } : answer
+  const strip = (answer: Record<string, unknown>) => {
+    if (hook !== 'GeneratePatches') return answer
+    const { items: _items, ...rest } = answer
+    return rest
+  }
   const a = jsonCopy(strip(before))
   const b = jsonCopy(strip(after))
   return createJsonPatch(a, b).map(op => ({ path: op.path, ...(op.op !== 'add' ? { before: pointerValue(a, op.path) } : {}), ...('value' in op ? { after: op.value } : {}) }))

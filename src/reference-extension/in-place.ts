@@ -8,6 +8,7 @@ import { CanUpdateMachine, CanUpdateMachineSet, UpdateMachine } from '../api/hoo
 import { defineHandler, type ExtensionHandler } from '../server/types.js'
 import { HookError } from '../server/errors.js'
 
+/** How the reference extension's in-place update hooks answer. */
 export interface InPlaceOptions {
   /** updateMachineDurationMs is how long the fake update of a machine takes (default 10 s). */
   updateMachineDurationMs?: number

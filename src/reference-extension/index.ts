@@ -7,11 +7,16 @@ import { ResponsesFile } from './responses.js'
 import { topologyHandlers } from './topology.js'
 import { upgradePlanHandlers } from './upgrade-plan.js'
 
-interface ReferenceExtensionOptions extends InPlaceOptions {
+/** How the reference extension answers. */
+export interface ReferenceExtensionOptions extends InPlaceOptions {
   /** responsesFile (YAML or JSON) presets the answers of lifecycle hooks; re-read when it changes. */
   responsesFile?: string
 }
 
+/**
+ * The reference extension's handlers (what `runtime-sdk serve` serves by default): every hook of the catalog, with
+ * simple documented behaviour. A start for a version of your own, and a known extension to try the tools on.
+ */
 export function referenceHandlers (options: ReferenceExtensionOptions = {}): ExtensionHandler[] {
   const responses = options.responsesFile ? new ResponsesFile(options.responsesFile) : undefined
   return [...lifecycleHandlers(responses), ...topologyHandlers(), ...inPlaceHandlers(options), ...upgradePlanHandlers()]

@@ -2,7 +2,7 @@
 // request as received and the answer as sent), settings values redacted as everywhere else in runtime-sdk (they
 // often carry tokens), written in the background so that a call never waits for the disk, bounded in size: the file
 // is rotated to `.1`, `.2`, ... once it holds maxBytes, the oldest dropped past maxFiles.
-import { createWriteStream, existsSync, renameSync, rmSync, statSync, type WriteStream } from 'node:fs'
+import { createWriteStream, existsSync, openSync, renameSync, rmSync, statSync, type WriteStream } from 'node:fs'
 
 /** The format of every line of a recording (the `format` field), for readers to check. */
 export const RECORDING_FORMAT = 'runtime-sdk.recording/v1'
@@ -62,7 +62,15 @@ export class HookRecorder {
     this.#maxBytes = options.maxBytes ?? 100 * 1024 * 1024
     this.#maxFiles = Math.max(1, options.maxFiles ?? 5)
     this.#bytes = existsSync(this.#file) ? statSync(this.#file).size : 0
-    this.#stream = createWriteStream(this.#file, { flags: 'a' })
+    this.#stream = this.#open()
+  }
+
+  /**
+   * The file opened now (writes go out in the background): it exists at once, so that a rotation can rename it, and
+   * a stream still writing to it after the rename writes to the renamed file.
+   */
+  #open (): WriteStream {
+    return createWriteStream('', { fd: openSync(this.#file, 'a') })
   }
 
   /** Records one call (the request given as its raw text, parsed here off the hot path's result). */
@@ -86,7 +94,7 @@ export class HookRecorder {
     for (let i = this.#maxFiles - 2; i >= 1; i--) if (existsSync(`${this.#file}.${i}`)) renameSync(`${this.#file}.${i}`, `${this.#file}.${i + 1}`)
     if (this.#maxFiles > 1) renameSync(this.#file, `${this.#file}.1`)
     else rmSync(this.#file, { force: true })
-    this.#stream = createWriteStream(this.#file, { flags: 'a' })
+    this.#stream = this.#open()
     this.#bytes = 0
   }
 

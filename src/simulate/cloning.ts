@@ -13,10 +13,10 @@ import { type ClusterObject, getPath, groupOf, jsonCopy, type JsonObject, type K
 export type ContractVersion = 'v1beta1' | 'v1beta2'
 
 /** A reference to an object, as a template is named in a ClusterClass (ObjectReference's fields). */
-export interface TemplateRef { apiVersion: string, kind: string, name: string }
+interface TemplateRef { apiVersion: string, kind: string, name: string }
 
 /** templateToInput: where an object or template is made from and what it gets. */
-export interface TemplateToInput {
+interface TemplateToInput {
   template: KubeDocument
   clonedFrom: TemplateRef
   cluster: ClusterObject

@@ -17,7 +17,7 @@ interface ServedKind {
 }
 
 /** What the API server did with an object: stored (pruned, defaulted), or refused with its message and errors. */
-export type Admission =
+type Admission =
   | { ok: true, object: KubeDocument, pruned: string[] }
   | { ok: false, message: string, errors: FieldError[], pruned: string[] }
 

@@ -36,7 +36,7 @@ function currentControlPlaneMachineTemplateName (s: Scope, contract: ContractVer
 }
 
 /** computeControlPlaneInfrastructureMachineTemplate. */
-export function computeControlPlaneInfrastructureMachineTemplate (s: Scope, contract: ContractVersion, random: RandomSource): KubeDocument {
+function computeControlPlaneInfrastructureMachineTemplate (s: Scope, contract: ContractVersion, random: RandomSource): KubeDocument {
   const template = s.blueprint.controlPlane.infrastructureMachineTemplate as KubeDocument
   const cluster = s.current.cluster
   return templateToTemplate({
@@ -124,7 +124,7 @@ export function computeCluster (s: Scope, infrastructureCluster: KubeDocument, c
 }
 
 /** What the generator needs besides the scope: the versions of this reconcile, seeded randomness, the contract. */
-export interface DesiredStateInput {
+interface DesiredStateInput {
   random: RandomSource
   contract: ContractVersion
   controlPlaneVersion: string

@@ -26,6 +26,17 @@ function defined (fields: Record<string, unknown>): JsonObject {
   return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined && v !== ''))
 }
 
+type DeletionTimeouts = { nodeDrainTimeoutSeconds?: number, nodeVolumeDetachTimeoutSeconds?: number, nodeDeletionTimeoutSeconds?: number } | undefined
+
+/** The node deletion timeouts of a worker: the topology's, else the class's, each on its own. */
+function deletionTimeouts (topology: DeletionTimeouts, fromClass: DeletionTimeouts): JsonObject {
+  return defined({
+    nodeDrainTimeoutSeconds: either(topology?.nodeDrainTimeoutSeconds, fromClass?.nodeDrainTimeoutSeconds),
+    nodeVolumeDetachTimeoutSeconds: either(topology?.nodeVolumeDetachTimeoutSeconds, fromClass?.nodeVolumeDetachTimeoutSeconds),
+    nodeDeletionTimeoutSeconds: either(topology?.nodeDeletionTimeoutSeconds, fromClass?.nodeDeletionTimeoutSeconds)
+  })
+}
+
 function workerBlueprint (s: Scope, kind: 'machineDeployments' | 'machinePools', className: string): WorkerClassBlueprint {
   const blueprint = s.blueprint[kind].get(className)
   if (!blueprint) throw new Error(`${kind === 'machineDeployments' ? 'MachineDeployment' : 'MachinePool'} class ${className} not found in ClusterClass ${s.blueprint.clusterClass.metadata.namespace}/${s.blueprint.clusterClass.metadata.name}`)
@@ -61,11 +72,7 @@ export function computeMachineDeployment (s: Scope, topology: MachineDeploymentT
 
   const classRollout = isSet(mdClass.rollout) ? { strategy: defined({ type: mdClass.rollout?.strategy?.type, rollingUpdate: isSet(mdClass.rollout?.strategy?.rollingUpdate) ? mdClass.rollout?.strategy?.rollingUpdate : undefined }) } : undefined
   const rollout = isSet(topology.rollout) ? defined({ after: topology.rollout?.after, strategy: isSet(topology.rollout?.strategy) ? defined({ type: topology.rollout?.strategy?.type, rollingUpdate: isSet(topology.rollout?.strategy?.rollingUpdate) ? topology.rollout?.strategy?.rollingUpdate : undefined }) : undefined }) : classRollout
-  const deletion = defined({
-    nodeDrainTimeoutSeconds: either(topology.deletion?.nodeDrainTimeoutSeconds, mdClass.deletion?.nodeDrainTimeoutSeconds),
-    nodeVolumeDetachTimeoutSeconds: either(topology.deletion?.nodeVolumeDetachTimeoutSeconds, mdClass.deletion?.nodeVolumeDetachTimeoutSeconds),
-    nodeDeletionTimeoutSeconds: either(topology.deletion?.nodeDeletionTimeoutSeconds, mdClass.deletion?.nodeDeletionTimeoutSeconds)
-  })
+  const deletion = deletionTimeouts(topology.deletion, mdClass.deletion)
   const { labels, annotations } = workerMetadata(s, topology, blueprint, CLUSTER_TOPOLOGY_MACHINE_DEPLOYMENT_NAME_LABEL)
   const maxInFlight = either(topology.healthCheck?.remediation?.maxInFlight, mdClass.healthCheck?.remediation?.maxInFlight)
   const deletionOrder = topology.deletion?.order || mdClass.deletion?.order
@@ -140,11 +147,7 @@ export function computeMachinePool (s: Scope, topology: MachinePoolTopology, ver
   }
   const bootstrap = make(blueprint.bootstrap, 'bootstrap', current ? getPath(current.object, ['spec', 'template', 'spec', 'bootstrap', 'configRef', 'name']) as string : undefined)
   const infrastructure = make(blueprint.infrastructure, 'infrastructure', current ? getPath(current.object, ['spec', 'template', 'spec', 'infrastructureRef', 'name']) as string : undefined)
-  const deletion = defined({
-    nodeDrainTimeoutSeconds: either(topology.deletion?.nodeDrainTimeoutSeconds, mpClass.deletion?.nodeDrainTimeoutSeconds),
-    nodeVolumeDetachTimeoutSeconds: either(topology.deletion?.nodeVolumeDetachTimeoutSeconds, mpClass.deletion?.nodeVolumeDetachTimeoutSeconds),
-    nodeDeletionTimeoutSeconds: either(topology.deletion?.nodeDeletionTimeoutSeconds, mpClass.deletion?.nodeDeletionTimeoutSeconds)
-  })
+  const deletion = deletionTimeouts(topology.deletion, mpClass.deletion)
   const { labels, annotations } = workerMetadata(s, topology, blueprint, CLUSTER_TOPOLOGY_MACHINE_POOL_NAME_LABEL)
   const object: KubeDocument = {
     apiVersion: CORE_API_VERSION,

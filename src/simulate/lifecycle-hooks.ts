@@ -74,7 +74,7 @@ export function markAsDone (s: Scope, ctx: HookContext, hook: HookDefinition): v
 }
 
 /** toUpgradeStep of the control plane's and the workers' plans, as the requests' optional fields. */
-export function upgradeSteps (s: Scope): { controlPlaneUpgrades?: Array<{ version: string }>, workersUpgrades?: Array<{ version: string }> } {
+function upgradeSteps (s: Scope): { controlPlaneUpgrades?: Array<{ version: string }>, workersUpgrades?: Array<{ version: string }> } {
   const steps = (plan: string[]) => plan.map(version => ({ version }))
   const workers = s.upgradeTracker.machineDeployments.upgradePlan.length > 0 ? s.upgradeTracker.machineDeployments.upgradePlan : s.upgradeTracker.machinePools.upgradePlan
   return {

@@ -46,18 +46,6 @@ export function setPath (object: JsonObject, path: readonly string[], value: unk
   at[path[path.length - 1] as string] = value
 }
 
-/** Removes the value at a path of object keys (unstructured.RemoveNestedField). */
-export function removePath (object: JsonObject, path: readonly string[]): void {
-  const parent = getPath(object, path.slice(0, -1))
-  if (isObject(parent)) delete parent[path[path.length - 1] as string]
-}
-
-/** A string map at a path, or undefined. */
-export function stringMapAt (object: unknown, path: readonly string[]): StringMap | undefined {
-  const value = getPath(object, path)
-  return isObject(value) ? value as StringMap : undefined
-}
-
 /** unstructured's SetLabels/SetAnnotations: undefined removes the field, a map (even empty) sets it. */
 export function setMetadataMap (object: KubeDocument, key: 'labels' | 'annotations', value: StringMap | undefined): void {
   if (value === undefined) {
@@ -86,11 +74,6 @@ export function withoutKeys (map: StringMap | undefined, keys: readonly string[]
 export function describeObject (object: KubeDocument | undefined): string {
   const name = [object?.metadata?.namespace, object?.metadata?.name].filter(Boolean).join('/')
   return `${object?.kind ?? 'object'}${name ? ` ${name}` : ''}`
-}
-
-/** klog.KObj: `namespace/name`. */
-export function objectKey (object: KubeDocument | undefined): string {
-  return [object?.metadata?.namespace, object?.metadata?.name].filter(Boolean).join('/')
 }
 
 /** The group of an apiVersion (`group/version`; '' for the core group). */

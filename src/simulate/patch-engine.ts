@@ -56,7 +56,7 @@ export interface PatchEngineContext {
 }
 
 /** The control plane's machine template holder's field path in a contract version. */
-export function controlPlaneMachineFieldPath (contract: ContractVersion): string {
+function controlPlaneMachineFieldPath (contract: ContractVersion): string {
   return contract === 'v1beta1' ? 'spec.machineTemplate.infrastructureRef' : 'spec.machineTemplate.spec.infrastructureRef'
 }
 

@@ -24,7 +24,7 @@ export interface ReconcileContext extends UpgradeContext {
 }
 
 /** What one reconcile did. */
-export interface ReconcileResult {
+interface ReconcileResult {
   /** blocking: the lifecycle hooks that asked to be called again, with their answers. */
   blocking: Array<{ hook: string, retryAfterSeconds: number, message: string }>
   /** desired state, when the reconcile computed it. */

@@ -52,7 +52,7 @@ export interface DesiredState extends ClusterState {
 }
 
 /** WorkerUpgradeTracker: which worker topologies are pending creation or upgrade, deferred, or upgrading. */
-export class WorkerUpgradeTracker {
+class WorkerUpgradeTracker {
   /** upgradePlan is the workers' upgrade plan of this reconcile. */
   upgradePlan: string[] = []
   readonly pendingCreate = new Set<string>()
@@ -72,7 +72,7 @@ export class WorkerUpgradeTracker {
 }
 
 /** ControlPlaneUpgradeTracker: where the control plane stands in this reconcile. */
-export interface ControlPlaneUpgradeTracker {
+interface ControlPlaneUpgradeTracker {
   isPendingUpgrade: boolean
   isWaitingForWorkersUpgrade: boolean
   upgradePlan: string[]
@@ -109,7 +109,7 @@ export class UpgradeTracker {
 }
 
 /** A lifecycle hook's aggregated answer in this reconcile. */
-export interface HookResponse {
+interface HookResponse {
   retryAfterSeconds: number
   message: string
 }

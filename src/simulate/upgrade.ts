@@ -17,7 +17,7 @@ import { SimulationFailure } from './timeline.js'
 import { classVersionsPlan, compareKubernetesVersions, defaultAndValidatePlans, oneMinorPlan } from './versions.js'
 
 /** GenerateUpgradePlan's answers, remembered for ten minutes (Cluster API's getUpgradePlanCache), by request. */
-export type UpgradePlanCache = Map<string, { expires: number, controlPlane: string[], workers: string[] }>
+type UpgradePlanCache = Map<string, { expires: number, controlPlane: string[], workers: string[] }>
 const UPGRADE_PLAN_CACHE_SECONDS = 600
 
 /** What choosing versions needs besides the scope. */

@@ -22,7 +22,7 @@ interface StatusVariable extends ClusterClassStatusVariable {
 }
 
 /** The class's variables, by name (ClusterClass status.variables), and which patches define each. */
-export interface VariableDefinitions {
+interface VariableDefinitions {
   variables: StatusVariable[]
   definitionsFrom: Map<string, Set<string>>
 }
@@ -66,7 +66,7 @@ const RULE_KEYS = ['rule', 'message', 'messageExpression', 'reason', 'fieldPath'
  * A variable's schema as Cluster API hands it to the apiextensions library (convertToAPIExtensionsJSONSchemaProps):
  * descriptions and x-metadata dropped, false flags and null defaults and enum values left out.
  */
-export function toApiExtensionsSchema (schema: unknown): JSONSchemaProps {
+function toApiExtensionsSchema (schema: unknown): JSONSchemaProps {
   if (!isObject(schema)) return {}
   const out: Record<string, unknown> = {}
   for (const key of SCHEMA_KEYS) if (schema[key] !== undefined && schema[key] !== null && schema[key] !== '') out[key] = schema[key]
@@ -224,7 +224,7 @@ function overrideHolders (cluster: ClusterObject): Array<{ holder: OverridesHold
  * they set) and returns the field errors Cluster API reports. `old` is the Cluster before an update (for CEL
  * transition rules).
  */
-export function defaultAndValidateVariables (cluster: ClusterObject, definitions: VariableDefinitions, className: string, old?: ClusterObject): FieldError[] {
+function defaultAndValidateVariables (cluster: ClusterObject, definitions: VariableDefinitions, className: string, old?: ClusterObject): FieldError[] {
   const topology = cluster.spec?.topology
   if (!topology) return []
   const errors: FieldError[] = []

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { callAllId, controllerId, deadId, FOOTPRINT_IDS, HOSTILE_SERVERS, hostileClosedId, hostileId, OVERHEAD_IDS, serverCaseId } from '../../bench/lib/ids.js'
+import { callAllId, controllerId, deadId, impactId, FOOTPRINT_IDS, HOSTILE_SERVERS, hostileClosedId, hostileId, OVERHEAD_IDS, serverCaseId } from '../../bench/lib/ids.js'
 import { evaluateTargets } from '../../bench/lib/targets.js'
 import type { CaseResult, Summary } from '../../bench/lib/types.js'
 
@@ -25,7 +25,9 @@ function cases (overrides: Record<string, Partial<Measured>> = {}): CaseResult[]
     [FOOTPRINT_IDS.storm]: { summary: summary(1, 1), rssMb: 80 },
     [FOOTPRINT_IDS.startup]: { summary: summary(1, 250) },
     [hostileId('capi-go', 'keep-alive', false)]: { summary: summary(10000, 0.8, 2) },
-    [hostileId('capi-go', 'keep-alive', true)]: { summary: summary(9000, 0.9, 4) }
+    [hostileId('capi-go', 'keep-alive', true)]: { summary: summary(9000, 0.9, 4) },
+    [impactId('dry-run', 1000)]: { summary: summary(150, 6_000, 6_000) },
+    [impactId('impact', 1000)]: { summary: summary(75, 13_000, 13_000), rssMb: 280 }
   }
   for (const server of Object.keys(HOSTILE_SERVERS)) {
     base[hostileId(server, 'keep-alive', false)] = { summary: summary(10000, 0.8, 2) }
@@ -68,6 +70,7 @@ t.test('every target passes when the measurements meet it', async t => {
   t.equal(got.get('overhead/callExtension')?.measured, '+0.200 ms (p50 0.800 vs 0.600 ms)')
   t.equal(got.get('dead')?.measured, '1,010 ms (sequential: 10,050 ms)')
   t.equal(got.get('controller/n1000')?.measured, 'RSS 110 MB, 20 s')
+  t.equal(got.get('impact/n1000')?.measured, '13.0 s (2.17× the desired state computed once), RSS 280 MB')
 })
 
 t.test('each target misses on its own threshold', async t => {
@@ -88,7 +91,8 @@ t.test('each target misses on its own threshold', async t => {
     [controllerId(1000)]: { summary: summary(10, 61_000, 61_000) },
     [callAllId(10, 20, false)]: { summary: summary(30, 30) },
     [OVERHEAD_IDS.callAll]: { summary: summary(1000, 1.1) },
-    [deadId(10, false)]: { summary: summary(0.5, 2000) }
+    [deadId(10, false)]: { summary: summary(0.5, 2000) },
+    [impactId('impact', 1000)]: { summary: summary(33, 30_000, 30_000), rssMb: 300 }
   })))
   t.equal(got.get('floor/ours/bcc-5k')?.pass, false, 'CPU 50/63 = 0.79× misses 0.8× at 5 KB although req/s meets it')
   t.equal(got.get('floor/ours-ref/gp-64k')?.pass, false, 'req/s 0.89× misses although CPU meets it')
@@ -114,6 +118,7 @@ t.test('each target misses on its own threshold', async t => {
   t.equal(got.get('overhead/callAllExtensions')?.pass, false)
   t.equal(got.get('overhead/callExtension')?.pass, true)
   t.equal(got.get('dead')?.pass, false)
+  t.equal(got.get('impact/n1000')?.pass, false, '30 s misses < 30 s')
 })
 
 t.test('a target whose cases did not run has no verdict and says which case is missing', async t => {

@@ -18,12 +18,15 @@ export interface ServedExtension {
   metrics: () => Promise<string>
 }
 
-/** options.handlers serves a module's handlers (e.g. test/helpers/recording-extension.ts) instead of the reference extension. */
-export async function serveReferenceExtension (certDir: string, options: { responses?: string, execArgv?: string[], handlers?: string } = {}): Promise<ServedExtension> {
-  const args = ['serve', '--port', '0', '--cert-dir', certDir, '--log-level', 'info']
+/**
+ * options.handlers serves a module's handlers (e.g. test/helpers/recording-extension.ts) instead of the reference
+ * extension; args are more flags of serve (e.g. --record), env more environment.
+ */
+export async function serveReferenceExtension (certDir: string, options: { responses?: string, execArgv?: string[], handlers?: string, args?: string[], env?: NodeJS.ProcessEnv } = {}): Promise<ServedExtension> {
+  const args = ['serve', '--port', '0', '--cert-dir', certDir, '--log-level', 'info', ...options.args ?? []]
   if (options.responses) args.push('--responses', options.responses)
   if (options.handlers) args.push('--handlers', options.handlers)
-  const { child, out } = startCli(args, options.execArgv ? { execArgv: options.execArgv } : {})
+  const { child, out } = startCli(args, { ...(options.execArgv ? { execArgv: options.execArgv } : {}), ...(options.env ? { env: options.env } : {}) })
   const url = await waitFor(() => /serving .* at (https:\/\/127\.0\.0\.1:\d+)/.exec(out())?.[1], { timeoutMs: 30_000, message: `serve prints its URL (output: ${out()})` })
   const ca = readFileSync(join(certDir, 'ca.crt'), 'utf8')
   const metrics = async () => (await call(url, '/metrics', undefined, { ca, method: 'GET' })).text

@@ -37,8 +37,8 @@ export function runCli (args: string[], options: { timeoutMs?: number, env?: Nod
 
 /** Starts the runtime-sdk command in the background and collects its stdout and stderr together (execArgv: node's
  * options, by default the test runner's own). */
-export function startCli (args: string[], options: { execArgv?: string[] } = {}): { child: ChildProcess, out: () => string } {
-  const child = spawn(process.execPath, [...options.execArgv ?? process.execArgv, MAIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+export function startCli (args: string[], options: { execArgv?: string[], env?: NodeJS.ProcessEnv } = {}): { child: ChildProcess, out: () => string } {
+  const child = spawn(process.execPath, [...options.execArgv ?? process.execArgv, MAIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], ...(options.env ? { env: { ...process.env, ...options.env } } : {}) })
   let out = ''
   child.stdout?.on('data', d => { out += d })
   child.stderr?.on('data', d => { out += d })

@@ -96,7 +96,7 @@ await t.test('npm pack builds a tarball with the build output and without tests,
 
 await t.test('the examples install the tarball into clean directories, with no engine warning', { skip: !packed && 'no tarball' }, async t => {
   let ok = true
-  for (const name of ['extension', 'controller', 'types', 'topology', 'getting-started']) {
+  for (const name of ['extension', 'controller', 'types', 'topology', 'getting-started', 'upgrade']) {
     const install = await run('npm', ['install', '--no-audit', '--no-fund'], join(examples, name))
     t.equal(install.code, 0, `npm install in examples/${name}`, { output: install.output })
     t.notMatch(install.output, /EBADENGINE/, `no EBADENGINE in examples/${name}`)
@@ -118,27 +118,10 @@ function docExampleCommands (): Array<{ page: string, command: string }> {
     .map(command => ({ page, command: command.replace(/\s+#.*$/, '') })))
 }
 
-await t.test('every runtime-sdk command the docs run on the shipped example files exits 0; simulate\'s in under 5 seconds', { skip: !installed && 'not installed' }, async t => {
-  const commands = docExampleCommands()
-  t.ok(commands.some(c => c.command.startsWith('runtime-sdk simulate ')), 'docs/simulate.md runs simulate on examples/simulate/')
-  const bin = join(examples, 'extension', 'node_modules', '.bin')
-  for (const { page, command } of commands) {
-    // bash's time gives the CPU the command took: on a machine shared with other work the wall clock says little.
-    const started = Date.now()
-    const result = await run('bash', ['-c', `TIMEFORMAT='cpu %U %S'; time PATH="${bin}:$PATH" ${command}`], work)
-    const wall = Date.now() - started
-    t.equal(result.code, 0, `${page}: ${command} exits 0`, { output: result.output })
-    if (!command.startsWith('runtime-sdk simulate ')) continue
-    t.match(result.stdout, /The cluster was created, upgraded to v1\.35\.0 and deleted/)
-    const [user = 0, system = 0] = (/cpu ([\d.]+) ([\d.]+)\s*$/.exec(result.stderr)?.slice(1) ?? []).map(Number)
-    t.ok(user + system > 0 && user + system < 5, `${(user + system).toFixed(2)} s of CPU (${wall} ms wall clock)`)
-  }
-})
-
 let compiled = false
 
 await t.test('the examples compile with strict settings and without skipLibCheck', { skip: !installed && 'not installed' }, async t => {
-  for (const [name, emitted] of [['extension', 'main.js'], ['controller', 'main.js'], ['topology', 'main.js'], ['getting-started', 'handlers.js']] as const) {
+  for (const [name, emitted] of [['extension', 'main.js'], ['controller', 'main.js'], ['topology', 'main.js'], ['getting-started', 'handlers.js'], ['upgrade', 'ntp.js']] as const) {
     const dir = join(examples, name)
     const config = await run('npx', ['--no', '--', 'tsc', '-p', '.', '--showConfig'], dir)
     const options = (JSON.parse(config.stdout) as { compilerOptions: Record<string, unknown> }).compilerOptions
@@ -190,6 +173,23 @@ function post (url: string, ca: Buffer): Promise<{ status: number | undefined, b
 
 const handlerLine = (line: string) => line.replace(/ in \d+(\.\d+)? ms$/, ' in N ms')
 const patch = [{ op: 'add', path: '/metadata/labels', value: { 'example.com/team': 'platform' } }]
+
+await t.test('every runtime-sdk command the docs run on the shipped example files exits 0 (the examples built); simulate\'s in under 5 seconds', { skip: !compiled && 'not compiled' }, async t => {
+  const commands = docExampleCommands()
+  t.ok(commands.some(c => c.command.startsWith('runtime-sdk simulate ')), 'docs/simulate.md runs simulate on examples/simulate/')
+  const bin = join(examples, 'extension', 'node_modules', '.bin')
+  for (const { page, command } of commands) {
+    // bash's time gives the CPU the command took: on a machine shared with other work the wall clock says little.
+    const started = Date.now()
+    const result = await run('bash', ['-c', `TIMEFORMAT='cpu %U %S'; time PATH="${bin}:$PATH" ${command}`], work)
+    const wall = Date.now() - started
+    t.equal(result.code, 0, `${page}: ${command} exits 0`, { output: result.output })
+    if (!command.startsWith('runtime-sdk simulate ')) continue
+    t.match(result.stdout, /The cluster was created, upgraded to v1\.35\.0 and deleted/)
+    const [user = 0, system = 0] = (/cpu ([\d.]+) ([\d.]+)\s*$/.exec(result.stderr)?.slice(1) ?? []).map(Number)
+    t.ok(user + system > 0 && user + system < 5, `${(user + system).toFixed(2)} s of CPU (${wall} ms wall clock)`)
+  }
+})
 
 await t.test('the controller example discovers the extension example and calls its hooks', { skip: !compiled && 'not compiled' }, async t => {
   const { url, caFile } = await startExtension()

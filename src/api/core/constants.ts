@@ -32,8 +32,6 @@ export const BEFORE_CLUSTER_UPGRADE_HOOK_ANNOTATION_PREFIX = 'before-upgrade.hoo
 export const TEMPLATE_CLONED_FROM_NAME_ANNOTATION = 'cluster.x-k8s.io/cloned-from-name'
 /** TemplateClonedFromGroupKindAnnotation: the group and kind of the template an object was cloned from. */
 export const TEMPLATE_CLONED_FROM_GROUP_KIND_ANNOTATION = 'cluster.x-k8s.io/cloned-from-groupkind'
-/** PausedAnnotation: present on a Cluster (or object), reconciliation is paused. */
-export const PAUSED_ANNOTATION = 'cluster.x-k8s.io/paused'
 /** conversion.DataAnnotation: the data a conversion keeps; Cluster API drops it from what it sends to extensions. */
 export const CONVERSION_DATA_ANNOTATION = 'cluster.x-k8s.io/conversion-data'
 /** corev1.LastAppliedConfigAnnotation: kubectl's; Cluster API drops it from what it sends and clones. */
@@ -43,8 +41,6 @@ export const LAST_APPLIED_CONFIG_ANNOTATION = 'kubectl.kubernetes.io/last-applie
 export const CLUSTER_FINALIZER = 'cluster.cluster.x-k8s.io'
 /** ClusterControlPlaneInitializedCondition: True once the control plane's first node is up. */
 export const CLUSTER_CONTROL_PLANE_INITIALIZED_CONDITION = 'ControlPlaneInitialized'
-/** ClusterTopologyReconciledCondition: whether the topology controller reconciled the Cluster, and if not why. */
-export const CLUSTER_TOPOLOGY_RECONCILED_CONDITION = 'TopologyReconciled'
 /** VariableDefinitionFromInline: the definitionFrom of variables a ClusterClass defines itself. */
 export const VARIABLE_DEFINITION_FROM_INLINE = 'inline'
 /** TemplateSuffix: a template kind is its object's kind with this suffix. */

@@ -1,0 +1,30 @@
+/**
+ * Before deploying a new version of an extension: what it would do to the Clusters it serves. {@link rolloutImpact}
+ * reads a management cluster (never writes) and compares, per Cluster, the desired objects with the extension as
+ * registered and with a candidate, as Cluster API compares them: which control planes, MachineDeployments and
+ * MachinePools would replace their Machines, and why. {@link replay} sends recorded hook calls
+ * (`runtime-sdk serve --record`) to another version and reports what it answers differently.
+ *
+ * @example
+ * ```ts
+ * import { rolloutImpact, registeredExtensions } from 'runtime-sdk/impact'
+ * import { KubeApi } from 'runtime-sdk/controller'
+ *
+ * const api = new KubeApi()
+ * const { client: registered } = await registeredExtensions(api, ['default'])
+ * const report = await rolloutImpact({ api, selection: { namespace: 'default' }, name: 'my-extension', registered, candidate })
+ * console.log(report.summary.rollingOut, 'Clusters would replace', report.summary.machines, 'Machines')
+ * ```
+ *
+ * @packageDocumentation
+ */
+export { rolloutImpact, registeredExtensions, summarise, isFailure, type RolloutImpactOptions, type RolloutImpactReport, type ClusterImpactFailure } from './live.js'
+export { clusterImpact, type ClusterImpact, type ImpactInput, type ObjectImpact } from './impact.js'
+export type { FieldChange, RolloutEffect } from './rollout.js'
+export type { InPlaceVerdict } from './in-place.js'
+export { ReplacedExtensionClient } from './replaced-extension.js'
+export { RecordedRuntimeClient } from './recorded-client.js'
+export { readRecording, RecordingError } from './recording.js'
+export { replay, type ReplayOptions, type ReplayReport, type ReplayedCall, type FieldDifference, type TemplateDifference } from './replay.js'
+export type { ApiReader, ClusterSelection, LiveState } from '../simulate/index.js'
+export { RECORDING_FORMAT, type RecordedCall } from '../server/recording.js'

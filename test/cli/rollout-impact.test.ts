@@ -1,0 +1,88 @@
+// runtime-sdk rollout-impact as a user runs it: on files (the Cluster created with the current version first), the
+// table, JSON and --fail-on-rollout a CI job gates on; bad input and an unusable management cluster in one line with
+// exit 2 or 1, never a stack trace. (On a real management cluster, with Cluster API: test/capi/impact.test.ts.)
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import t from 'tap'
+import type { RolloutImpactReport } from '../../src/impact/live.js'
+import { startFakeApiServer } from '../helpers/fake-apiserver.js'
+import { runCliHere } from '../helpers/run-cli.js'
+
+const EXAMPLE = fileURLToPath(new URL('../../examples/simulate/', import.meta.url))
+const V2 = fileURLToPath(new URL('../helpers/reference-extension-v2.ts', import.meta.url))
+const dir = mkdtempSync(join(tmpdir(), 'runtime-sdk-rollout-impact-'))
+
+const kubeconfig = (server: string) => {
+  const file = join(dir, `kubeconfig-${Buffer.from(server).toString('hex').slice(-8)}`)
+  writeFileSync(file, JSON.stringify({
+    apiVersion: 'v1',
+    kind: 'Config',
+    clusters: [{ name: 'fake', cluster: { server, 'insecure-skip-tls-verify': true } }],
+    users: [{ name: 'reader', user: { token: 'token' } }],
+    contexts: [{ name: 'fake', context: { cluster: 'fake', user: 'reader' } }],
+    'current-context': 'fake'
+  }))
+  return file
+}
+
+t.test('on files: what the candidate changes, per object, and why', async t => {
+  const json = await runCliHere(['rollout-impact', '-f', EXAMPLE, '--handlers', V2, '-o', 'json'])
+  t.equal(json.code, 0, json.stderr)
+  const report = JSON.parse(json.stdout) as RolloutImpactReport
+  t.match(report, { extensionConfig: 'reference', summary: { clusters: 1, rollingOut: 1, machines: 1, failed: 0 } })
+  t.match(report.clusters[0], { cluster: 'default/loop', objects: [{ role: 'infrastructureCluster', effect: 'none' }, { role: 'controlPlane', effect: 'none', machines: 1 }, { role: 'machineDeployment md-0', effect: 'rollout', machines: 1 }] })
+
+  const table = await runCliHere(['rollout-impact', '-f', EXAMPLE, '--handlers', V2])
+  t.match(table.stdout, /^CLUSTER\s+ROLE\s+OBJECT\s+EFFECT\s+MACHINES\s+WHY\n/)
+  t.match(table.stdout, /default\/loop\s+machineDeployment md-0\s+MachineDeployment default\/loop-md-0-\w+\s+rollout\s+1\s+KubeadmConfigTemplate loop-md-0-\w+ \/spec\/template\/spec\/preKubeadmCommands\/1/)
+  t.notMatch(table.stdout, /controlPlane/, 'objects that do not change are not listed')
+  t.match(table.stdout, /1 of 1 Clusters would replace Machines \(1 Machines\), 0 change in place only, 0 unchanged, 0 could not be computed\.\n$/)
+
+  const gated = await runCliHere(['rollout-impact', '-f', EXAMPLE, '--handlers', V2, '--fail-on-rollout'])
+  t.equal(gated.code, 1, 'exit 1: a CI job stops here')
+  t.equal(gated.stderr, 'error: 1 Clusters would replace 1 Machines\n')
+
+  const same = await runCliHere(['rollout-impact', '-f', EXAMPLE, '--handlers', V2, '--current-handlers', V2, '--fail-on-rollout'])
+  t.equal(same.code, 0, 'the same version against itself changes nothing')
+  t.match(same.stdout, /default\/loop\s+-\s+-\s+none\s+nothing changes/)
+})
+
+t.test('bad input: one line and exit 2', async t => {
+  const cases: Array<[string[], RegExp]> = [
+    [['-f', EXAMPLE], /^error: pass the candidate: --handlers <module>, --url <https-url> or --recording <file>\n$/],
+    [['-f', EXAMPLE, '--handlers', V2, '--namespace', 'a'], /^error: pass the Clusters once: files \(-f\) or a management cluster/],
+    [['--handlers', V2, '--kubeconfig', kubeconfig('https://127.0.0.1:1')], /^error: choose the Clusters: --namespace <ns>/],
+    [['--handlers', V2, '--cluster', 'loop', '-A'], /^error: --cluster names a Cluster of a namespace: pass --namespace too\n$/],
+    [['-f', EXAMPLE, '--recording', join(dir, 'missing.jsonl')], /^error: .*missing\.jsonl: no such file\n$/],
+    [['-f', EXAMPLE, '--handlers', V2, '--concurrency', '0'], /must be an integer from 1 to 64/]
+  ]
+  for (const [args, message] of cases) {
+    const r = await runCliHere(['rollout-impact', ...args])
+    t.equal(r.code, 2, args.join(' '))
+    t.match(r.stderr, message)
+    t.notMatch(r.stderr, /\n\s+at /, 'no stack trace')
+  }
+  writeFileSync(join(dir, 'truncated.jsonl'), '{"format":"runtime-sdk.recording/v1","hook":"GeneratePatches"')
+  const truncated = await runCliHere(['rollout-impact', '-f', EXAMPLE, '--recording', join(dir, 'truncated.jsonl')])
+  t.equal(truncated.code, 2)
+  t.match(truncated.stderr, /truncated\.jsonl:1: the recording is truncated/)
+})
+
+t.test('a management cluster that cannot be read: one line that says what to check, exit 1', async t => {
+  const unreachable = await runCliHere(['rollout-impact', '--kubeconfig', kubeconfig('http://127.0.0.1:1'), '-A', '--handlers', V2])
+  t.equal(unreachable.code, 1)
+  t.match(unreachable.stderr, /^error: cannot reach the API server at http:\/\/127\.0\.0\.1:1: .*check --kubeconfig and --context\n$/)
+
+  const server = await startFakeApiServer()
+  t.teardown(() => server.close())
+  server.intercept = () => 401
+  const refused = await runCliHere(['rollout-impact', '--kubeconfig', kubeconfig(server.url), '-A', '--handlers', V2])
+  t.equal(refused.code, 1)
+  t.equal(refused.stderr, `error: the API server at ${server.url} refused the credentials (Unauthorized): check --kubeconfig and --context\n`)
+  server.intercept = () => 403
+  const forbidden = await runCliHere(['rollout-impact', '--kubeconfig', kubeconfig(server.url), '-A', '--handlers', V2])
+  t.match(forbidden.stderr, /runtime-sdk-cluster-reader ClusterRole \(deploy\/rbac\/cluster-reader-role\.yaml\)\n$/)
+  t.ok(server.requests.length > 0 && server.requests.every(r => r.method === 'GET'), 'nothing but GETs')
+})
