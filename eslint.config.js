@@ -23,6 +23,7 @@ const LAYERS = {
   'src/conformance': ['src/api', 'src/catalog', 'src/client', 'src/tls', 'src/http'],
   'src/simulate': ['src/api', 'src/catalog', 'src/registry', 'src/client', 'src/server', 'src/conformance', 'src/topology', 'src/gotemplate', 'src/apiserver'],
   'src/impact': ['src/api', 'src/catalog', 'src/registry', 'src/client', 'src/server', 'src/topology', 'src/simulate', 'src/apiserver'],
+  'src/diagnose': ['src/api', 'src/catalog', 'src/registry', 'src/client', 'src/simulate'],
   'src/testing': ['src/api', 'src/catalog', 'src/registry', 'src/client', 'src/server', 'src/tls', 'src/simulate', 'src/reference-extension']
 }
 const FOLDERS = [...Object.keys(LAYERS), 'src/cli']

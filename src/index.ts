@@ -10,7 +10,7 @@ export * from './api/index.js'
 export { Catalog, CatalogError, type CatalogHook, createCatalog, type GroupVersionHook, type HookChecks, HOOKS_GROUP, type ReceivedRequest, type ValidationResult } from './catalog/index.js'
 export {
   createExtensionServer, createInProcessExtension, defineHandler, HookError, ExtensionHandlerError, runtimeExtension,
-  type ExtensionHandler, type ExtensionServer, type ExtensionServerOptions, type HandlerContext, type HandlerResult, type InProcessExtension, type RuntimeExtensionOptions
+  type ExtensionHandler, type ExtensionServer, type ExtensionServerOptions, type RecordingOptions, type HandlerContext, type HandlerResult, type InProcessExtension, type RuntimeExtensionOptions
 } from './server/index.js'
 export {
   type CallOptions, type CallResult, type HandlerOutcome, HttpRuntimeClient, type KubeObject, RuntimeCallError, type RuntimeClient, type RuntimeClientOptions

@@ -11,6 +11,7 @@ const FAILED_WHEN: Readonly<Record<string, string>> = {
   conformance: 'a required case failed (advisory failures do not count)',
   simulate: 'a hook fails, blocks the cluster longer than --max-blocked, answers the same request twice differently, or a patch does not apply; an extension cannot be discovered',
   'rollout-impact': 'the management cluster cannot be read, the impact on a Cluster cannot be computed (its line says why), or with --fail-on-rollout a Machine would be replaced; the candidate cannot be reached',
+  held: 'the management cluster cannot be read',
   replay: 'with --fail-on-difference, an answer differs from the recorded one; the extension cannot be discovered',
   serve: 'the server cannot start (the port is in use, a certificate cannot be loaded); after SIGTERM it exits 0',
   controller: 'the controller cannot start (the port is in use, the ExtensionConfig CRD belongs to another owner, the API server refuses); after SIGTERM it exits 0',

@@ -11,7 +11,7 @@ import { referenceHandlers } from '../reference-extension/index.js'
 import { createInProcessExtension } from '../server/in-process.js'
 import type { ExtensionHandler } from '../server/types.js'
 import { InProcessRuntimeClient } from '../simulate/index.js'
-import { clientCertificateOf, type ClientTlsFlags, OperationFailed, UsageError } from './command.js'
+import { clientCertificateOf, type ClientTlsFlags, UsageError } from './command.js'
 import { labelsOption } from './options.js'
 import { loadHandlers } from './serve.js'
 
@@ -61,7 +61,8 @@ export async function extensionTarget (opts: ExtensionTargetFlags, defaultName: 
       discovered.push(await client.discover(ec))
     } catch (err) {
       await client.close()
-      throw new OperationFailed(`Discovery of ${ec.metadata.name}: ${(err as Error).message}`)
+      // Said in one line by the command (exit 1): the extension could not be reached or answered badly.
+      throw new Error(`Discovery of ${ec.metadata.name}: ${(err as Error).message}`)
     }
   }
   client.warmUp(discovered)

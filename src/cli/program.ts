@@ -19,6 +19,7 @@ const SUBCOMMANDS: Record<string, () => Promise<CommandFactory>> = {
   simulate: async () => (await import('./simulate.js')).simulateCommand,
   replay: async () => (await import('./replay.js')).replayCommand,
   'rollout-impact': async () => (await import('./rollout-impact.js')).rolloutImpactCommand,
+  held: async () => (await import('./held.js')).heldCommand,
   openapi: async () => (await import('./openapi.js')).openapiCommand,
   serve: async () => (await import('./serve.js')).serveCommand,
   controller: async () => (await import('./controller.js')).controllerCommand,

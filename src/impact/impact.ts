@@ -27,7 +27,9 @@ export interface ObjectImpact {
 
 /** The impact on one Cluster. */
 export interface ClusterImpact {
+  /** cluster is `namespace/name`. */
   cluster: string
+  /** objects are the infrastructure cluster, the control plane, each MachineDeployment and MachinePool. */
   objects: ObjectImpact[]
   /** calls counts the hook calls made (both extensions). */
   calls: number
@@ -37,6 +39,7 @@ export interface ClusterImpact {
 export interface ImpactInput {
   /** objects are the Cluster as stored, its ClusterClass and templates (see readLiveCluster). */
   objects: readonly unknown[]
+  /** current is what the topology controller made for the Cluster, as stored. */
   current: LiveState
   /** registered calls the extension as Cluster API has it registered. */
   registered: RuntimeClient

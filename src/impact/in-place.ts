@@ -14,9 +14,11 @@ import { applyMergePatch } from '../topology/merge-patch.js'
 
 /** What the candidate's in-place update hook answered. */
 export interface InPlaceVerdict {
+  /** hook is the in-place update hook asked (CanUpdateMachineSet). */
   hook: string
   /** handler is the handler asked, when exactly one implements the hook. */
   handler?: string
+  /** accepted: the handler's patches make the current templates the desired ones, so no Machine is replaced. */
   accepted: boolean
   /** reason says why not, or what the handler answered. */
   reason: string

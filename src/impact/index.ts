@@ -18,13 +18,13 @@
  *
  * @packageDocumentation
  */
-export { rolloutImpact, registeredExtensions, summarise, isFailure, type RolloutImpactOptions, type RolloutImpactReport, type ClusterImpactFailure } from './live.js'
+export { rolloutImpact, registeredExtensions, summarise, isFailure, type RolloutImpactOptions, type RolloutImpactReport, type ImpactSummary, type RegisteredExtensions, type ClusterImpactFailure } from './live.js'
 export { clusterImpact, type ClusterImpact, type ImpactInput, type ObjectImpact } from './impact.js'
 export type { FieldChange, RolloutEffect } from './rollout.js'
 export type { InPlaceVerdict } from './in-place.js'
 export { ReplacedExtensionClient } from './replaced-extension.js'
 export { RecordedRuntimeClient } from './recorded-client.js'
 export { readRecording, RecordingError } from './recording.js'
-export { replay, type ReplayOptions, type ReplayReport, type ReplayedCall, type FieldDifference, type TemplateDifference } from './replay.js'
-export type { ApiReader, ClusterSelection, LiveState } from '../simulate/index.js'
+export { replay, type ReplayOptions, type ReplayReport, type ReplayedCall, type ReplayedHook, type FieldDifference, type TemplateDifference } from './replay.js'
+export type { ApiReader, ClusterSelection, ListOf } from '../simulate/index.js'
 export { RECORDING_FORMAT, type RecordedCall } from '../server/recording.js'

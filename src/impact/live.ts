@@ -13,35 +13,47 @@ import { ReplacedExtensionClient } from './replaced-extension.js'
 
 /** A Cluster whose impact could not be computed. */
 export interface ClusterImpactFailure {
+  /** cluster is `namespace/name`. */
   cluster: string
   /** error says why, in one line. */
   error: string
+}
+
+/** The counts of a rollout impact report. */
+export interface ImpactSummary {
+  /** clusters counts the Clusters chosen. */
+  clusters: number
+  /** rollingOut counts the Clusters where some Machines would be replaced. */
+  rollingOut: number
+  /** inPlace counts the Clusters with in-place changes only. */
+  inPlace: number
+  /** unchanged counts the Clusters where no Machine changes. */
+  unchanged: number
+  /** failed counts the Clusters whose impact could not be computed. */
+  failed: number
+  /** machines counts the Machines that would be replaced (the replicas of what rolls out). */
+  machines: number
 }
 
 /** The rollout impact of a candidate over the selected Clusters. */
 export interface RolloutImpactReport {
   /** extensionConfig is the ExtensionConfig the candidate replaces. */
   extensionConfig: string
+  /** clusters has each Cluster's impact, or why it could not be computed, in namespace and name order. */
   clusters: Array<ClusterImpact | ClusterImpactFailure>
-  summary: {
-    clusters: number
-    /** rollingOut counts the Clusters where some Machines would be replaced. */
-    rollingOut: number
-    /** inPlace counts the Clusters with in-place changes only. */
-    inPlace: number
-    unchanged: number
-    failed: number
-    /** machines counts the Machines that would be replaced (the replicas of what rolls out). */
-    machines: number
-  }
+  /** summary counts the Clusters by what would happen to them. */
+  summary: ImpactSummary
 }
 
 /** What rolloutImpact needs. */
 export interface RolloutImpactOptions {
+  /** api reads the management cluster (get and list only). */
   api: ApiReader
+  /** selection chooses the Clusters. */
   selection: ClusterSelection
   /** name of the ExtensionConfig the candidate replaces. */
   name: string
+  /** candidate is the new version, answering for the ExtensionConfig `name`. */
   candidate: RuntimeClient
   /** registered calls the extensions as registered (see registeredExtensions). */
   registered: RuntimeClient
@@ -49,6 +61,7 @@ export interface RolloutImpactOptions {
   concurrency?: number
 }
 
+/** Whether a Cluster's entry is a failure to compute its impact. */
 export const isFailure = (c: ClusterImpact | ClusterImpactFailure): c is ClusterImpactFailure => 'error' in c
 
 /** A reader that asks for each ClusterClass, template and API discovery document once. */
@@ -69,8 +82,16 @@ function sharedReads (api: ApiReader): ApiReader {
   }
 }
 
+/** The extensions of a management cluster, as its ExtensionConfigs register them. */
+export interface RegisteredExtensions {
+  /** client calls them (close it when done). */
+  client: HttpRuntimeClient
+  /** extensionConfigs are the ExtensionConfigs as stored. */
+  extensionConfigs: ExtensionConfig[]
+}
+
 /** The ExtensionConfigs of the management cluster, registered as Cluster API has them (their status.handlers). */
-export async function registeredExtensions (api: ApiReader, namespaces: readonly string[], options: { clientCertificate?: ClientCertificate } = {}): Promise<{ client: HttpRuntimeClient, extensionConfigs: ExtensionConfig[] }> {
+export async function registeredExtensions (api: ApiReader, namespaces: readonly string[], options: { clientCertificate?: ClientCertificate } = {}): Promise<RegisteredExtensions> {
   const extensionConfigs = (await api.list<ExtensionConfig>(EXTENSION_CONFIG_COLLECTION_PATH)).items
   const labels = new Map<string, Record<string, string>>()
   for (const ns of namespaces) labels.set(ns, (await api.get<{ metadata?: { labels?: Record<string, string> } }>(`/api/v1/namespaces/${encodeURIComponent(ns)}`)).metadata?.labels ?? {})
@@ -109,7 +130,7 @@ export async function rolloutImpact (options: RolloutImpactOptions): Promise<Rol
 }
 
 /** The counts of a report: Clusters by strongest effect, failures, and the Machines that would be replaced. */
-export function summarise (clusters: ReadonlyArray<ClusterImpact | ClusterImpactFailure>): RolloutImpactReport['summary'] {
+export function summarise (clusters: ReadonlyArray<ClusterImpact | ClusterImpactFailure>): ImpactSummary {
   const summary = { clusters: clusters.length, rollingOut: 0, inPlace: 0, unchanged: 0, failed: 0, machines: 0 }
   for (const c of clusters) {
     if (isFailure(c)) {

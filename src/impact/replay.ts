@@ -17,6 +17,7 @@ import { RecordingError } from './recording.js'
 export interface ReplayOptions {
   /** client calls the extension (its handlers registered as the ExtensionConfig `extensionName`). */
   client: RuntimeClient
+  /** extensionName is the ExtensionConfig the recorded handlers are called under (`<handler>.<extensionName>`). */
   extensionName: string
   /** settings replace the values a recording redacted (every setting a request names must be given). */
   settings?: Record<string, string>
@@ -28,7 +29,9 @@ export interface ReplayOptions {
 export interface FieldDifference {
   /** path of the field in the answer, as a JSON Pointer (`/status`, `/message`, `/variables/0/schema`). */
   path: string
+  /** before is the recorded answer's value (absent when the field is new). */
   before?: unknown
+  /** after is the new answer's value (absent when the field is gone). */
   after?: unknown
 }
 
@@ -44,19 +47,38 @@ export interface TemplateDifference {
 export interface ReplayedCall {
   /** line is the call's position in the recording (1 is the first). */
   line: number
+  /** time the call was recorded (RFC 3339). */
   time: string
+  /** hook is the hook's name, e.g. GeneratePatches. */
   hook: string
+  /** handler is the extension's handler name, as recorded. */
   handler: string
   /** same: the new answer means what the recorded one meant. */
   same: boolean
+  /** fields are the answer's fields that differ (GeneratePatches' items compared as templates instead). */
   fields: FieldDifference[]
+  /** templates are the templates a GeneratePatches answer now patches differently. */
   templates: TemplateDifference[]
+}
+
+/** The calls of one hook and handler, and how many answered differently. */
+export interface ReplayedHook {
+  /** hook is the hook's name. */
+  hook: string
+  /** handler is the extension's handler name. */
+  handler: string
+  /** calls counts the calls replayed. */
+  calls: number
+  /** differing counts those answered differently. */
+  differing: number
 }
 
 /** The outcome of a replay: every call, and a line per hook and handler. */
 export interface ReplayReport {
+  /** calls are every call replayed, in recording order. */
   calls: ReplayedCall[]
-  hooks: Array<{ hook: string, handler: string, calls: number, differing: number }>
+  /** hooks has a line per hook and handler. */
+  hooks: ReplayedHook[]
 }
 
 interface PatchItem { uid?: string, patchType?: string, patch?: string }
@@ -153,7 +175,7 @@ export async function replay (calls: readonly RecordedCall[], options: ReplayOpt
     const templates = call.hook === 'GeneratePatches' ? templateDifferences(request, recorded, answer) : []
     replayed.push({ line: index + 1, time: call.time, hook: call.hook, handler: call.handler, same: fields.length === 0 && templates.length === 0, fields, templates })
   }
-  const byHook = new Map<string, { hook: string, handler: string, calls: number, differing: number }>()
+  const byHook = new Map<string, ReplayedHook>()
   for (const c of replayed) {
     const key = `${c.hook}/${c.handler}`
     const entry = byHook.get(key) ?? { hook: c.hook, handler: c.handler, calls: 0, differing: 0 }

@@ -16,8 +16,11 @@ export interface FieldChange {
   object: string
   /** path of the field, as a JSON Pointer. */
   path: string
+  /** before is the value with the extension as registered (absent when the candidate adds the field). */
   before?: unknown
+  /** after is the value with the candidate (absent when the candidate removes the field). */
   after?: unknown
+  /** effect is what the change does to the Machines. */
   effect: RolloutEffect
   /** why says, in Cluster API's terms, what happens. */
   why: string

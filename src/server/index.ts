@@ -7,6 +7,7 @@
  */
 export { type ConnectionLimits, DEFAULT_LIMITS } from '../http/index.js'
 export { createExtensionServer, type ExtensionServer, type ExtensionServerOptions, type ListenOptions, type MetricsView } from './server.js'
+export type { RecordingOptions } from './recording.js'
 export { DEFAULT_DEADLINE_MARGIN_MS, type ExtensionOptions, type RuntimeExtensionOptions } from './extension.js'
 export { createInProcessExtension, type InProcessCallOptions, type InProcessExtension } from './in-process.js'
 export { runtimeExtension, type RuntimeExtensionPlugin } from './plugin.js'

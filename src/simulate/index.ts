@@ -19,12 +19,12 @@
 //   versions.ts          Kubernetes versions and upgrade plans
 //   timeline.ts          the recorded calls and the checks of every answer
 //   in-process-client.ts a RuntimeClient over handlers called in process
-export { classExtensionName, simulate, type SimulatedTemplate, type SimulateOptions, type SimulationResult } from './simulate.js'
+export { classExtensionName, simulate, type SimulatedTemplate, type SimulateOptions, type SimulationResult, type SimulationState } from './simulate.js'
 export type { TimelineEntry } from './timeline.js'
 export { SimulationInputError } from './errors.js'
 export { InProcessRuntimeClient } from './in-process-client.js'
 export type { SourceOf } from './inputs.js'
 export { dryRunDesiredState, type DryRunResult } from './dry-run.js'
-export { type ApiReader, type ClusterSelection, listClusters, type LiveCluster, type LiveState, readLiveCluster, ResourcePaths } from './live.js'
+export { type ApiReader, type ClusterSelection, type ControlPlaneState, listClusters, type ListOf, type LiveCluster, type LiveState, readLiveCluster, ResourcePaths } from './live.js'
 export type { ClusterState, DesiredState, WorkerState } from './scope.js'
-export type { KubeDocument } from './objects.js'
+export type { ClusterObject, KubeDocument, StoredName } from './objects.js'

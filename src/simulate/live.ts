@@ -11,19 +11,38 @@ import { compareKubernetesVersions } from './versions.js'
 
 /** Read access to an API server: GET of an object and of a collection. */
 export interface ApiReader {
+  /** get reads one object (or a discovery document) by its path; rejects with the API server's error. */
   get: <T = unknown>(path: string) => Promise<T>
-  list: <T = unknown>(path: string) => Promise<{ items: T[] }>
+  /** list reads a collection by its path (query included); its items. */
+  list: <T = unknown>(path: string) => Promise<ListOf<T>>
+}
+
+/** A collection as the API server lists it. */
+export interface ListOf<T> {
+  /** items are the objects of the collection. */
+  items: T[]
 }
 
 /** What the topology controller made for a Cluster, as stored. */
 export interface LiveState {
+  /** infrastructureCluster is the Cluster's infrastructure object (a DevCluster, ...). */
   infrastructureCluster?: KubeDocument
-  controlPlane: { object?: KubeDocument, infrastructureMachineTemplate?: KubeDocument }
-  /** machineDeployments and machinePools by topology name. */
+  /** controlPlane is the control plane object and the machine template it references. */
+  controlPlane: ControlPlaneState
+  /** machineDeployments by topology name, each with its templates. */
   machineDeployments: Map<string, WorkerState>
+  /** machinePools by topology name, each with its objects. */
   machinePools: Map<string, WorkerState>
   /** machineVersions: the oldest Kubernetes version the Machines of each MachineDeployment run, by topology name. */
   machineVersions: Map<string, string>
+}
+
+/** A control plane as stored: its object and its machine infrastructure template. */
+export interface ControlPlaneState {
+  /** object is the control plane (a KubeadmControlPlane, ...). */
+  object?: KubeDocument
+  /** infrastructureMachineTemplate is the template its Machines' infrastructure is made from. */
+  infrastructureMachineTemplate?: KubeDocument
 }
 
 /** A live Cluster: the inputs of a simulation (Cluster, ClusterClass, templates) and where it stands. */

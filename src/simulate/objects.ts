@@ -8,14 +8,29 @@ export { jsonCopy }
 
 /** A Kubernetes object as read from a manifest: JSON with the usual type and object metadata. */
 export interface KubeDocument {
+  /** apiVersion is the object's group and version. */
   apiVersion?: string
+  /** kind is the object's kind. */
   kind?: string
+  /** metadata is the object's metadata. */
   metadata?: ObjectMeta
+  /** Any other field (spec, status, ...), as JSON. */
   [field: string]: unknown
 }
 
 /** A Cluster as the API server stores it: named, in a namespace. */
-export type ClusterObject = Cluster & { metadata: { name: string, namespace: string } }
+export interface ClusterObject extends Cluster {
+  /** metadata is the Cluster's metadata, its name and namespace always set. */
+  metadata: NonNullable<Cluster['metadata']> & StoredName
+}
+
+/** The name and namespace of a stored namespaced object. */
+export interface StoredName {
+  /** name is the object's name. */
+  name: string
+  /** namespace is the object's namespace. */
+  namespace: string
+}
 
 /** A JSON object. */
 export type JsonObject = Record<string, unknown>

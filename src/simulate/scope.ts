@@ -28,9 +28,13 @@ export interface Blueprint {
 
 /** A worker topology's objects: a MachineDeployment with its two templates, or a MachinePool with its two objects. */
 export interface WorkerState {
+  /** object is the MachineDeployment or MachinePool. */
   object: KubeDocument
+  /** bootstrap is its bootstrap template (a MachinePool's bootstrap object). */
   bootstrap: KubeDocument
+  /** infrastructure is its infrastructure machine template (a MachinePool's infrastructure object). */
   infrastructure: KubeDocument
+  /** machineHealthCheck is its MachineHealthCheck, when the topology or class defines one. */
   machineHealthCheck?: KubeDocument
 }
 

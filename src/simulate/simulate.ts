@@ -128,7 +128,15 @@ export interface SimulationResult {
    * state is where the Cluster stood at the end of its last phase, before any deletion: the Cluster as stored and
    * what the topology controller made (to start another simulation or a dry run from, as from a live Cluster).
    */
-  state?: { cluster: ClusterObject, current: LiveState }
+  state?: SimulationState
+}
+
+/** Where a simulated Cluster stands: as stored, with what the topology controller made for it. */
+export interface SimulationState {
+  /** cluster is the Cluster as stored. */
+  cluster: ClusterObject
+  /** current is what the topology controller made for it, as a live Cluster's (see readLiveCluster). */
+  current: LiveState
 }
 
 const SERVER_FIELDS = ['uid', 'resourceVersion', 'generation', 'creationTimestamp', 'ownerReferences', 'managedFields'] as const

@@ -4,8 +4,9 @@
 //   and whose upgrade plan comes from our GenerateUpgradePlan: Cluster API fills its variables from our answer and
 //   the Cluster's templates carry what our GeneratePatches answered;
 // - creation held by BeforeClusterCreate (retryAfterSeconds from the responses file) until released,
-//   AfterControlPlaneInitialized, an upgrade held by BeforeClusterUpgrade then through every upgrade hook, deletion
-//   held by BeforeClusterDelete until released;
+//   AfterControlPlaneInitialized, an upgrade held by BeforeClusterUpgrade (which `runtime-sdk held` explains as Cluster
+//   API's TopologyReconciled condition says it) then through every upgrade hook, deletion held by BeforeClusterDelete
+//   until released;
 // - every call seen by our server's metrics and Cluster API's capi_runtime_sdk_requests_total, answered 200 and
 //   decoded: Cluster API counts no call error and logs none.
 import { mkdtemp, writeFile } from 'node:fs/promises'
@@ -20,6 +21,7 @@ import { startControlPlane } from '../../tools/harness/control-plane.js'
 import { counter } from '../helpers/prometheus.js'
 import { serveReferenceExtension } from '../helpers/reference-extension-process.js'
 import { API, call } from '../helpers/server.js'
+import { runCliHere } from '../helpers/run-cli.js'
 import { waitFor } from '../helpers/wait.js'
 
 t.setTimeout(1_200_000)
@@ -47,7 +49,7 @@ const kubectl = async (args: string[], input?: string) => {
 type Obj = { metadata: { name: string, annotations?: Record<string, string>, deletionTimestamp?: string }, spec: Record<string, any>, status?: Record<string, any> }
 const get = async (kind: string, name: string) => JSON.parse(await kubectl(['get', kind, name, '-n', 'default', '-o', 'json'])) as Obj
 const list = async (kind: string) => (JSON.parse(await kubectl(['get', kind, '-n', 'default', '-o', 'json'])) as { items: Obj[] }).items
-const condition = (o: Obj, type: string) => (o.status?.conditions as Array<{ type: string, status: string, message?: string }> | undefined)?.find(c => c.type === type)
+const condition = (o: Obj, type: string) => (o.status?.conditions as Array<{ type: string, status: string, message?: string, reason?: string, lastTransitionTime?: string }> | undefined)?.find(c => c.type === type)
 const ours = async (hook: string) => counter(await extension.metrics(), 'runtime_sdk_extension_requests_total', { hook })
 const theirs = async (hook: string, labels: Record<string, string> = {}) => counter(await capi.manager('core').metrics(), 'capi_runtime_sdk_requests_total', { hook, ...labels })
 const calledAgain = async (hook: string, times = 2) => { const before = await ours(hook); await waitFor(async () => await ours(hook) >= before + times, { ...LONG, message: `${hook} called ${times} more times` }) }
@@ -110,6 +112,16 @@ t.test('an upgrade: GenerateUpgradePlan, BeforeClusterUpgrade holding it until r
   t.ok(await ours('GenerateUpgradePlan') > 0, 'GenerateUpgradePlan called')
   const cluster = await get('cluster', 'loop')
   t.equal((await get('kubeadmcontrolplanes', cluster.spec.controlPlaneRef.name)).spec.version, FROM, 'the control plane waits')
+  // `runtime-sdk held` explains it as Cluster API's condition says it: the hook, the extension's message, since when.
+  await waitFor(async () => condition(await get('cluster', 'loop'), 'TopologyReconciled')?.message?.includes('BeforeClusterUpgrade') === true, { ...LONG, message: 'TopologyReconciled names BeforeClusterUpgrade' })
+  const reconciled = condition(await get('cluster', 'loop'), 'TopologyReconciled') as { status: string, reason: string, message: string, lastTransitionTime: string }
+  const held = await runCliHere(['held', '--kubeconfig', cp.kubeconfigPath, '-n', 'default', '--cluster', 'loop', '-o', 'json'])
+  t.equal(held.code, 0, held.stderr)
+  t.match(JSON.parse(held.stdout), [{
+    cluster: 'default/loop',
+    topologyReconciled: { status: 'False', reason: 'LifecycleHookBlocking', message: reconciled.message, since: reconciled.lastTransitionTime },
+    holding: [{ hook: 'BeforeClusterUpgrade', state: 'blocking', since: reconciled.lastTransitionTime, message: 'held by the test', handlers: ['before-cluster-upgrade.reference'], undiscovered: [] }]
+  }], 'held: BeforeClusterUpgrade of the reference extension, with its message')
 
   await answer({})
   for (const hook of ['BeforeControlPlaneUpgrade', 'AfterControlPlaneUpgrade', 'BeforeWorkersUpgrade', 'AfterWorkersUpgrade', 'AfterClusterUpgrade']) {

@@ -70,6 +70,12 @@ t.test('bad input: one line and exit 2', async t => {
   t.match(truncated.stderr, /truncated\.jsonl:1: the recording is truncated/)
 })
 
+t.test('a candidate that cannot be reached: one line, exit 1', async t => {
+  const r = await runCliHere(['rollout-impact', '-f', EXAMPLE, '--url', 'https://127.0.0.1:1'])
+  t.equal(r.code, 1)
+  t.match(r.stderr, /^error: Discovery of reference: failed to discover extension "reference": .*ECONNREFUSED.*\n$/)
+})
+
 t.test('a management cluster that cannot be read: one line that says what to check, exit 1', async t => {
   const unreachable = await runCliHere(['rollout-impact', '--kubeconfig', kubeconfig('http://127.0.0.1:1'), '-A', '--handlers', V2])
   t.equal(unreachable.code, 1)

@@ -1,0 +1,71 @@
+// runtime-sdk held: why a Cluster does not move. For each chosen Cluster of a management cluster (read-only), the
+// hooks that hold it (blocking with retryAfterSeconds), failed on it, or are still owed to it, with the extension's
+// message, since when, and the handlers that serve it, from Cluster API's own conditions and annotations.
+import { Command } from 'commander'
+import { type HeldReport, whyHeld } from '../diagnose/held.js'
+import { registeredExtensions } from '../impact/live.js'
+import { listClusters, SimulationInputError } from '../simulate/index.js'
+import { clusterSelection, type ClusterSelectionFlags, clusterSelectionOptions, managementCluster, managementClusterProblem } from './cluster-selection.js'
+import { action, type CliIO, defaultIO } from './command.js'
+import { type OutputFormat, outputOption, render } from './output.js'
+import { columns } from './table.js'
+
+interface HeldCliOptions extends ClusterSelectionFlags {
+  output: OutputFormat
+}
+
+/** `2026-01-02T03:04:05Z` as how long ago: `4m12s`, `2h5m`, `3d4h`. */
+export function age (since: string, now: number): string {
+  const seconds = Math.max(0, Math.round((now - Date.parse(since)) / 1000))
+  if (!Number.isFinite(seconds)) return ''
+  if (seconds < 3600) return `${Math.floor(seconds / 60)}m${seconds % 60}s`
+  if (seconds < 86400) return `${Math.floor(seconds / 3600)}h${Math.floor(seconds % 3600 / 60)}m`
+  return `${Math.floor(seconds / 86400)}d${Math.floor(seconds % 86400 / 3600)}h`
+}
+
+function tableText (reports: readonly HeldReport[], now: number): string {
+  const rows = [['CLUSTER', 'HOOK', 'STATE', 'FOR', 'HANDLERS', 'MESSAGE']]
+  for (const r of reports) {
+    if (r.holding.length === 0) rows.push([r.cluster, '-', 'not held', '', '', r.topologyReconciled ? `TopologyReconciled ${r.topologyReconciled.status}${r.topologyReconciled.reason ? ` (${r.topologyReconciled.reason})` : ''}` : 'no TopologyReconciled condition yet'])
+    for (const h of r.holding) {
+      const undiscovered = h.undiscovered.map(u => ` [${u.extensionConfig} not discovered: ${u.message}]`).join('')
+      rows.push([r.cluster, h.hook || '-', h.state, h.since ? age(h.since, now) : '', h.handlers.join(',') || '-', `${h.message ?? ''}${undiscovered}`])
+    }
+  }
+  const held = reports.filter(r => r.holding.some(h => h.state === 'blocking' || h.state === 'failed' || h.state === 'held by annotation')).length
+  return `${columns(rows)}\n${held} of ${reports.length} Clusters held by a hook.\n`
+}
+
+export function heldCommand (io: CliIO = defaultIO): Command {
+  const command = new Command('held')
+    .description('why a Cluster does not move: the hooks that hold it, failed on it or are still owed to it, with the extension\'s message, for how long, and the handlers that serve it; reads the management cluster, never writes')
+  clusterSelectionOptions(command)
+  return command
+    .addOption(outputOption(['table', 'json', 'yaml']))
+    .action(action(io, async (opts: HeldCliOptions) => {
+      const selection = clusterSelection(opts)
+      const cluster = managementCluster(opts)
+      let reports: HeldReport[]
+      try {
+        const clusters = await listClusters(cluster.api, selection).catch(err => {
+          if ((err as { code?: unknown }).code === 404 && selection.name) throw new SimulationInputError(`Cluster ${selection.namespace ?? ''}/${selection.name} does not exist`)
+          throw err
+        })
+        const named = clusters[0]
+        if (selection.name && named && named.spec?.topology === undefined) throw new SimulationInputError(`Cluster ${named.metadata.namespace}/${named.metadata.name}: spec.topology is not set: only Clusters with a managed topology are held by hooks`)
+        const registered = await registeredExtensions(cluster.api, [...new Set(clusters.map(c => c.metadata.namespace))])
+        try {
+          reports = []
+          for (const c of clusters) reports.push(await whyHeld(c, registered.extensionConfigs, registered.client))
+        } finally {
+          await registered.client.close()
+        }
+      } catch (err) {
+        if (err instanceof SimulationInputError) throw err
+        throw managementClusterProblem(err, cluster.server)
+      } finally {
+        await cluster.close()
+      }
+      io.stdout(render(opts.output, reports, () => tableText(reports, Date.now())))
+    }))
+}
