@@ -14,7 +14,8 @@ const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { 
 const needs: Record<string, { error: RegExp, documented: RegExp }> = {
   samples: { error: /ensure CRDs are installed first/, documented: /Needs the ExtensionConfig CRD first/ },
   'cert-manager': { error: /no matches for kind "(Certificate|Issuer)"/, documented: /Needs cert-manager installed/ },
-  default: { error: /no matches for kind "(Certificate|Issuer)"|ensure CRDs are installed first/, documented: /Needs cert-manager, and the CRD applied first/ }
+  default: { error: /no matches for kind "(Certificate|Issuer)"|ensure CRDs are installed first/, documented: /Needs cert-manager, and the CRD applied first/ },
+  observability: { error: /no matches for kind "PrometheusRule"|namespaces "runtime-sdk-system" not found/, documented: /Needs the Prometheus Operator's CRDs first/ }
 }
 
 const entries = await readdir(deploy, { withFileTypes: true })
