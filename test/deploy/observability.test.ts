@@ -23,8 +23,9 @@ const queries = [
 function exported (): Map<string, Set<string>> {
   const registry = new Registry()
   createMetrics({ registry })
-  void new RuntimeClientMetrics(registry)
-  void new ControllerMetrics(registry)
+  const client = new RuntimeClientMetrics(registry)
+  const controller = new ControllerMetrics(registry)
+  if (client.registry !== registry || controller.registry !== registry) throw new Error('one registry')
   const metrics = new Map<string, Set<string>>()
   for (const metric of registry.getMetricsAsArray() as unknown as Array<{ name: string, labelNames?: string[], constructor: { name: string } }>) {
     const labels = new Set(metric.labelNames ?? [])
