@@ -2,6 +2,7 @@
 // it ships. For each Cluster of a management cluster (read-only), or for a Cluster of files created with the current
 // version, the desired objects with the extension as registered and with the candidate are compared as Cluster API
 // compares them: which control planes, MachineDeployments and MachinePools would replace their Machines, and why.
+import { writeFile } from 'node:fs/promises'
 import { Command, Option } from 'commander'
 import { readRecording } from '../impact/recording.js'
 import { RecordedRuntimeClient } from '../impact/recorded-client.js'
@@ -15,6 +16,7 @@ import { classExtensionName, InProcessRuntimeClient, simulate, SimulationInputEr
 import { clusterSelection, type ClusterSelectionFlags, clusterSelectionOptions, managementCluster, managementClusterProblem, selectsLiveClusters } from './cluster-selection.js'
 import { action, type CliIO, clientCertificateOf, clientTlsOptions, defaultIO, OperationFailed, UsageError } from './command.js'
 import { closeTarget, extensionTarget, type ExtensionTargetFlags, extensionTargetOptions, runtimeClientOf } from './extension-target.js'
+import { impactHtml } from './html-report.js'
 import { readInputs } from './inputs.js'
 import { boundedCountOption } from './options.js'
 import { type OutputFormat, outputOption, render } from './output.js'
@@ -26,6 +28,7 @@ interface RolloutImpactCliOptions extends ExtensionTargetFlags, ClusterSelection
   recording?: string[]
   currentHandlers?: string
   failOnRollout?: boolean
+  html?: string
   concurrency: number
   output: OutputFormat
 }
@@ -141,11 +144,13 @@ export function rolloutImpactCommand (io: CliIO = defaultIO): Command {
     .option('--recording <file>', 'the candidate as a recording of its answers (runtime-sdk serve --record; repeatable, oldest first)', collect)
     .option('--current-handlers <module>', 'with -f: the version deployed today (default: the reference extension)')
     .option('--fail-on-rollout', 'exit 1 when any Machine would be replaced')
+    .option('--html <file>', 'write the report there as one self-contained HTML page')
     .addOption(new Option('--concurrency <n>', 'Clusters computed at once').argParser(boundedCountOption(64)).default(4))
     .addOption(outputOption(['table', 'json', 'yaml']))
   return clientTlsOptions(command).action(action(io, async (opts: RolloutImpactCliOptions) => {
     const report = opts.filename ? await impactOfFiles(opts) : await impactOfLiveClusters(opts)
     io.stdout(render(opts.output, report, () => tableText(report)))
+    if (opts.html) await writeFile(opts.html, impactHtml(report))
     const failures = report.clusters.filter(isFailure)
     if (failures.length > 0) {
       io.stderr(`error: the impact on ${failures.length} of ${report.summary.clusters} Clusters could not be computed: ${failures[0]?.cluster ?? ''}: ${failures[0]?.error ?? ''}\n`)

@@ -13,6 +13,7 @@ import { listClusters, readLiveCluster, SimulationInputError } from '../simulate
 import { clusterSelection, type ClusterSelectionFlags, clusterSelectionOptions, managementCluster, managementClusterProblem, selectsLiveClusters } from './cluster-selection.js'
 import { action, type CliIO, clientCertificateOf, clientTlsOptions, defaultIO, OperationFailed, UsageError } from './command.js'
 import { closeTarget, extensionTarget, type ExtensionTargetFlags, extensionTargetOptions } from './extension-target.js'
+import { simulationHtml } from './html-report.js'
 import { readInputs } from './inputs.js'
 import { durationOption } from './options.js'
 import { type OutputFormat, outputOption, render } from './output.js'
@@ -23,6 +24,7 @@ interface SimulateCliOptions extends ExtensionTargetFlags, ClusterSelectionFlags
   toVersion?: string
   maxBlocked: number
   outputDir?: string
+  html?: string
   output: OutputFormat
 }
 
@@ -64,6 +66,7 @@ export function simulateCommand (io: CliIO = defaultIO): Command {
     .option('--to-version <version>', 'upgrade the Cluster to this Kubernetes version after creating it')
     .addOption(new Option('--max-blocked <duration>', 'fail when a hook holds the cluster longer (virtual time)').argParser(durationOption).default(600_000, '10m'))
     .option('--output-dir <dir>', 'write the patched templates there, one YAML file each')
+    .option('--html <file>', 'write a picture of the life there: the calls on the virtual clock, what held the Cluster, the patched templates (one self-contained HTML page)')
     .addOption(outputOption(['table', 'json', 'yaml']))
   return clientTlsOptions(command).action(action(io, async (opts: SimulateCliOptions) => {
     if (selectsLiveClusters(opts)) {
@@ -87,6 +90,7 @@ export function simulateCommand (io: CliIO = defaultIO): Command {
       await closeTarget(extension)
     }
     io.stdout(render(opts.output, result, () => tableText(result, opts.toVersion)))
+    if (opts.html) await writeFile(opts.html, simulationHtml(result, `${result.cluster.metadata?.namespace ?? ''}/${result.cluster.metadata?.name ?? ''}`))
     if (opts.outputDir) {
       await mkdir(opts.outputDir, { recursive: true })
       for (const t of result.templates) await writeFile(join(opts.outputDir, `${t.role.replace(/\s+/g, '-')}-${t.kind}-${t.name}.yaml`.toLowerCase()), stringify(t.patched))
@@ -149,6 +153,10 @@ async function simulateLiveClusters (io: CliIO, opts: SimulateCliOptions): Promi
     await cluster.close()
   }
   io.stdout(render(opts.output, results, () => results.map(r => `Cluster ${r.cluster}:\n${tableText(r.result, opts.toVersion)}`).join('\n')))
+  if (opts.html) {
+    if (results.length !== 1) throw new UsageError(`--html draws one Cluster's life and ${results.length} were chosen: pick one with --namespace and --cluster`)
+    await writeFile(opts.html, simulationHtml((results[0] as { result: SimulationResult }).result, (results[0] as { cluster: string }).cluster))
+  }
   const failed = results.filter(r => r.result.outcome === 'failed')
   if (failed.length > 0) {
     io.stderr(`error: ${failed.map(r => `${r.cluster}: ${r.result.error ?? 'the simulation failed'}`).join('; ')}\n`)
