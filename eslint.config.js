@@ -11,6 +11,7 @@ const LAYERS = {
   'src/http': [],
   'src/api': [],
   'src/gotemplate': [],
+  'src/telemetry': [],
   'src/apiserver': [],
   'src/kube': ['src/api', 'src/backoff', 'src/http'],
   'src/catalog': ['src/api'],
@@ -27,8 +28,9 @@ const LAYERS = {
   'src/testing': ['src/api', 'src/catalog', 'src/registry', 'src/client', 'src/server', 'src/tls', 'src/simulate', 'src/reference-extension']
 }
 const FOLDERS = [...Object.keys(LAYERS), 'src/cli']
-// The shims of our dependencies' internals and the error factory sit under every layer: any layer may import them.
-const BELOW_ALL = ['src/shims', 'src/errors']
+// The shims of our dependencies' internals, the error factory and the tracing API sit under every layer: any layer
+// may import them.
+const BELOW_ALL = ['src/shims', 'src/errors', 'src/telemetry']
 const folderName = (folder) => folder.replace(/^src\//, '')
 
 const layerRules = Object.entries(LAYERS).map(([folder, allowed]) => ({

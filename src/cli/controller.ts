@@ -5,6 +5,7 @@ import { isLoopbackHost } from '../controller/http-serving.js'
 import { runController } from '../controller/run.js'
 import { action, type CliIO, defaultIO, hiddenAlias, type KubeconfigFlags, kubeconfigOptions, kubeconfigSelection, UsageError } from './command.js'
 import { countOption, durationOption, portOption } from './options.js'
+import { startTracing } from '../telemetry/sdk.js'
 
 interface ControllerCliOptions extends KubeconfigFlags {
   extensionConfigs?: string
@@ -72,6 +73,8 @@ async function startControllerCli (opts: ControllerCliOptions): Promise<void> {
     throw new UsageError(`--metrics-host ${opts.metricsHost} is not a loopback address: plain HTTP stays on 127.0.0.1; add --metrics-secure to serve HTTPS with Kubernetes authentication`)
   }
   const logger = pino({ level: opts.logLevel }, pino.destination(2))
+  const tracing = await startTracing('runtime-sdk-controller')
+  if (tracing) logger.info({ protocol: tracing.protocol }, 'exporting traces over OTLP')
   const running = await runController({
     ...(opts.extensionConfigs ? { extensionConfigsDir: opts.extensionConfigs } : {}),
     ...kubeconfigSelection(opts),
@@ -98,7 +101,7 @@ async function startControllerCli (opts: ControllerCliOptions): Promise<void> {
     if (stopping) return
     stopping = true
     logger.info({ signal }, 'stopping')
-    running.stop().then(() => process.exit(0), () => process.exit(1))
+    running.stop().then(async () => { await tracing?.shutdown(); process.exit(0) }, () => process.exit(1))
   }
   process.once('SIGTERM', () => stop('SIGTERM'))
   process.once('SIGINT', () => stop('SIGINT'))

@@ -13,6 +13,7 @@ import type { TLSFileOptions } from '../tls/index.js'
 import { action, type CliIO, defaultIO, hiddenAlias, UsageError } from './command.js'
 import { boundedCountOption, portOption } from './options.js'
 import { columns } from './table.js'
+import { startTracing } from '../telemetry/sdk.js'
 
 interface ServeOptions {
   handlers?: string
@@ -118,6 +119,7 @@ export async function serve (opts: ServeOptions, say: (line: string) => void = l
   if (opts.record && (opts.workers ?? 1) > 1) throw new UsageError('--record takes one process: drop --workers, or record on one replica')
   // A module of handlers is loaded before a certificate is minted, so that a bad one leaves nothing behind.
   const module = opts.handlers ? await loadHandlers(opts.handlers) : undefined
+  const tracing = await startTracing('runtime-sdk-serve')
   const tls = opts.insecureHttp ? undefined : await tlsFiles(opts, say)
   const handlers = module ?? referenceHandlers(opts.responses ? { responsesFile: opts.responses } : {})
   const server = createExtensionServer({
@@ -136,6 +138,7 @@ export async function serve (opts: ServeOptions, say: (line: string) => void = l
   say('handlers:')
   for (const line of columns(server.routes.slice(1).map(r => [r.name, r.hook, `POST ${r.path}`])).trimEnd().split('\n')) say(`  ${line}`)
   if (opts.record) say(`recording every hook call to ${opts.record}`)
+  if (tracing) say(`exporting traces over OTLP (${tracing.protocol})`)
   say(`operations: ${url}/healthz ${url}/readyz ${url}/metrics ${url}/docs`)
   const caFlag = tls?.caFile ? `--cacert ${tls.caFile} ` : tls ? '--cacert <ca.crt> ' : ''
   say(`try: curl -sS ${caFlag}-X POST ${url}${discovery} -H 'Content-Type: application/json' -d '{"kind":"DiscoveryRequest","apiVersion":"hooks.runtime.cluster.x-k8s.io/v1alpha1"}'`)
@@ -144,7 +147,7 @@ export async function serve (opts: ServeOptions, say: (line: string) => void = l
     if (stopping) return
     stopping = true
     say(`${signal}: finishing in-flight requests`)
-    server.close().then(() => process.exit(0), () => process.exit(1))
+    server.close().then(async () => { await tracing?.shutdown(); process.exit(0) }, () => process.exit(1))
   }
   process.once('SIGTERM', () => stop('SIGTERM'))
   process.once('SIGINT', () => stop('SIGINT'))

@@ -135,7 +135,7 @@ export class HttpRuntimeClient implements RuntimeClient {
       const ca = this.#invoker.caBundle(ec.spec.clientConfig)
       const url = hookUrl(ec.spec.clientConfig, this.catalog.path(hook.gvh), DEFAULT_HANDLER_TIMEOUT_SECONDS)
       const body = JSON.stringify({ kind: hook.requestKind, apiVersion: hook.apiVersion })
-      response = await this.#invoker.httpCall(ec.spec.clientConfig, url, ca, hook, hook, body, DEFAULT_HANDLER_TIMEOUT_SECONDS, options.signal)
+      response = await this.#invoker.httpCall(ec.spec.clientConfig, url, ca, hook, hook, body, DEFAULT_HANDLER_TIMEOUT_SECONDS, options.signal, ec.metadata.name)
     } catch (err) {
       throw fail((err instanceof CallingError ? 'http call failed: ' : '') + (err as Error).message)
     }

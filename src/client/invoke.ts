@@ -14,6 +14,7 @@ import { answeredOutcome, ignoredOutcome } from './outcomes.js'
 import type { HandlerOutcome } from './runtime-client.js'
 import { type AgentPool, CABundleCache, hostLabel, type ResolveUrl, urlForExtension } from './transport.js'
 import { decodeResponse, describeError, hookUrl, type HttpResult, postHook, stableJson } from './wire.js'
+import { ATTRIBUTES, endSpan, outgoingHeaders, SpanKind, tracer } from '../telemetry/trace.js'
 
 interface InvokerOptions {
   catalog: Catalog
@@ -82,7 +83,7 @@ export class HandlerInvoker {
       }
       let local: Record<string, unknown>
       try {
-        local = await this.httpCall(registration.clientConfig, url, ca, entry, regHook, JSON.stringify(wire), timeout, signal)
+        local = await this.httpCall(registration.clientConfig, url, ca, entry, regHook, JSON.stringify(wire), timeout, signal, registration.name)
       } catch (err) {
         if (cancel?.aborted) throw new CancelledError('call cancelled after another handler failed')
         if (err instanceof CallingError) backoff?.failure(registration.name, err.message)
@@ -131,10 +132,11 @@ export class HandlerInvoker {
 
   /**
    * POSTs a request to a hook URL (see hookUrl) and decodes the response of the handler's hook version; errors in
-   * calling are CallingErrors. Metrics are labelled with the caller's hook version.
+   * calling are CallingErrors. Metrics are labelled with the caller's hook version; the call is a span (named by
+   * `handler`, the registered handler or the ExtensionConfig discovered) whose traceparent the request carries.
    */
   async httpCall (config: ClientConfig, url: URL, ca: string | undefined, hookEntry: CatalogHook, regHook: CatalogHook,
-    body: string, timeoutSeconds: number, signal: AbortSignal | undefined): Promise<Record<string, unknown>> {
+    body: string, timeoutSeconds: number, signal: AbortSignal | undefined, handler: string): Promise<Record<string, unknown>> {
     const { metrics, resolve, maxResponseBytes } = this.#options
     const target = resolve ? new URL(String(resolve(new URL(url)))) : url
     const servername = url.hostname.replace(/^\[|\]$/g, '')
@@ -143,12 +145,14 @@ export class HandlerInvoker {
     const deadline = AbortSignal.timeout(timeoutSeconds * 1000)
     const combined = signal ? AbortSignal.any([deadline, signal]) : deadline
     const end = metrics.requestDuration.startTimer(labels)
+    const span = tracer.startSpan(`${hookEntry.gvh.hook} ${handler}`, { kind: SpanKind.CLIENT, attributes: { [ATTRIBUTES.hook]: hookEntry.gvh.hook, [ATTRIBUTES.handler]: handler, [ATTRIBUTES.serverAddress]: url.host } })
     let code = '<error>'
     let status = 'Unknown'
+    let failed: string | undefined
     try {
       let result: HttpResult
       try {
-        result = await postHook(target, { dispatcher: agent, body, signal: combined, backstopMs: timeoutSeconds * 1000 + 5000, maxBytes: maxResponseBytes })
+        result = await postHook(target, { dispatcher: agent, body, signal: combined, backstopMs: timeoutSeconds * 1000 + 5000, maxBytes: maxResponseBytes, headers: outgoingHeaders(span) })
       } catch (err) {
         if (deadline.aborted) throw new CallingError(`Post "${url}": context deadline exceeded (http request timeout expired after ${timeoutSeconds}s)`)
         if (signal?.aborted) throw new CancelledError(`Post "${url}": context canceled`)
@@ -164,9 +168,15 @@ export class HandlerInvoker {
       if (result.body.length > maxResponseBytes) throw new CallingError(`failed to decode response: the response is larger than ${maxResponseBytes} bytes (maxResponseBytes)`)
       const response = decodeResponse(this.#catalog, regHook, result.body)
       if (typeof response['status'] === 'string' && response['status'] !== '') status = response['status']
+      if (status === 'Failure') failed = String(response['message'] ?? 'Failure')
       return response
+    } catch (err) {
+      failed = (err as Error).message
+      throw err
     } finally {
       end()
+      if (span.isRecording()) span.setAttributes({ ...(code !== '<error>' ? { [ATTRIBUTES.httpStatus]: Number(code) } : {}), [ATTRIBUTES.status]: status })
+      endSpan(span, failed)
       if (code !== '<error>' || !(signal?.aborted ?? false) || deadline.aborted) metrics.requestsTotal.inc({ code, ...labels, status })
     }
   }

@@ -13,6 +13,7 @@ import type { HttpRuntimeClient } from '../client/client.js'
 import { findCondition, removeCondition, setCondition } from './conditions.js'
 import { describeProblem, hookVersionProblems } from './preflight.js'
 import type { ExtensionConfigSource } from './source.js'
+import { ATTRIBUTES, endSpan, tracer } from '../telemetry/trace.js'
 
 /** Where reconciled ExtensionConfigs are registered (the controller buffers them until warm-up). */
 export interface RegistrySink {
@@ -61,8 +62,22 @@ export class Reconciler {
     this.#now = options.now ?? (() => new Date())
   }
 
-  /** Discovers the extension, writes status and registers its handlers (the leader's work). */
+  /** Discovers the extension, writes status and registers its handlers (the leader's work), as one span. */
   async reconcile (name: string): Promise<ReconcileResult> {
+    return await tracer.startActiveSpan('reconcile ExtensionConfig', { attributes: { [ATTRIBUTES.extensionConfig]: name } }, async span => {
+      try {
+        const result = await this.#reconcile(name)
+        span.setAttribute('runtime_sdk.reconcile.outcome', result.outcome)
+        endSpan(span)
+        return result
+      } catch (err) {
+        endSpan(span, (err as Error).message)
+        throw err
+      }
+    })
+  }
+
+  async #reconcile (name: string): Promise<ReconcileResult> {
     const ec = await this.#source.get(name)
     if (!ec || ec.metadata.deletionTimestamp) {
       this.#sink.unregister(name)

@@ -29,6 +29,8 @@ interface CallEnvironment {
   marginMs: number
   /** deadlines expires handlers still running at their deadline. */
   deadlines: Deadlines
+  /** onRequest sees the request once decoded (for a span's attributes; only while tracing). */
+  onRequest?: ((request: unknown) => void) | undefined
 }
 
 export interface HookAnswer {
@@ -58,6 +60,7 @@ export function callHook (route: HookRoute, raw: RawBody | undefined, timeoutQue
   const received = route.checks.receive(request)
   if (!received.valid) return failure(env, hook, `${hook.goDecoded ? 'error unmarshalling request' : 'invalid request'}: ${received.message}`, 'invalid_request')
   request = received.request
+  env.onRequest?.(request)
 
   const budgetMs = handlerBudgetMs(route, timeoutQuery, env.marginMs)
   const at = performance.now() + budgetMs

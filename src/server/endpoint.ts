@@ -89,7 +89,7 @@ export function serveHookRequest (endpoint: HookEndpoint, req: IncomingMessage, 
     }
     let answer: string | Promise<string>
     try {
-      answer = endpoint.answer(body as RawBody, timeoutParameter(req.url ?? ''), log, requestId)
+      answer = endpoint.answer(body as RawBody, timeoutParameter(req.url ?? ''), log, requestId, req.headers)
     } catch (bug) {
       refuse(res, requestId, bug, log)
       return

@@ -2,6 +2,7 @@
 // catalog, the Discovery answer made from them, and one endpoint per hook path that turns a raw body into the JSON
 // answer (call.ts does the call). The HTTP framing around it is endpoint.ts's; the in-process entrance (in-process.ts)
 // calls the endpoints directly.
+import type { IncomingHttpHeaders } from 'node:http'
 import type { Logger } from 'pino'
 import type { Registry } from 'prom-client'
 import type { HookDefinition } from '../api/hooks/define.js'
@@ -18,6 +19,7 @@ import { lazyChildLogger } from './lazy-logger.js'
 import type { ServerMetrics } from './metrics.js'
 import type { HookRecorder } from './recording.js'
 import type { ExtensionHandler, ExtensionHandlers } from './types.js'
+import { ATTRIBUTES, incomingContext, type Span, SpanKind, SpanStatusCode, tracer } from '../telemetry/trace.js'
 
 /** The default safety margin between a handler's deadline and the caller's timeout. */
 export const DEFAULT_DEADLINE_MARGIN_MS = 500
@@ -69,8 +71,11 @@ export function prepareExtension (handlers: readonly ExtensionHandler[], catalog
 export interface HookEndpoint {
   /** path is relative to the mount point. */
   readonly path: string
-  /** answer runs the call and counts it: the JSON text of the response (always HTTP 200), synchronously when the handler is. */
-  answer: (raw: RawBody | undefined, timeoutQuery: unknown, log: Logger, requestId: string) => string | Promise<string>
+  /**
+   * answer runs the call, counts it and traces it (continuing the traceparent of `headers`): the JSON text of the
+   * response (always HTTP 200), synchronously when the handler is.
+   */
+  answer: (raw: RawBody | undefined, timeoutQuery: unknown, log: Logger, requestId: string, headers?: IncomingHttpHeaders) => string | Promise<string>
 }
 
 /** The bodies the hook routes read: up to 20 MiB for the handler, drained up to four times that before a 413. */
@@ -84,15 +89,21 @@ export function hookEndpoints (extension: PreparedExtension, options: { deadline
     const labels = { hook: route.hook.gvh.hook, handler: route.name }
     const bindings = { ...labels, apiVersion: route.hook.apiVersion }
     const metrics = options.metrics.route(labels)
+    const spanName = `${labels.hook} ${labels.handler}`
+    const spanAttributes = { [ATTRIBUTES.hook]: labels.hook, [ATTRIBUTES.handler]: labels.handler }
     return {
       path: route.path,
-      answer (raw, timeoutQuery, log, requestId) {
+      answer (raw, timeoutQuery, log, requestId, headers) {
         const started = performance.now()
+        const span = tracer.startSpan(spanName, { kind: SpanKind.SERVER, attributes: spanAttributes }, incomingContext(headers))
         const finish = (answer: HookAnswer): string => {
           metrics.observe(answer.status, (performance.now() - started) / 1000, answer.reason)
+          if (span.isRecording()) traceAnswer(span, answer)
+          span.end()
           return JSON.stringify(answer.body)
         }
-        const answer = callHook(route, raw, timeoutQuery, { log: lazyChildLogger(log, bindings), requestId, marginMs, deadlines })
+        const onRequest = span.isRecording() ? (request: unknown) => { traceCluster(span, request) } : undefined
+        const answer = callHook(route, raw, timeoutQuery, { log: lazyChildLogger(log, bindings), requestId, marginMs, deadlines, onRequest })
         const { recorder } = options
         if (recorder === undefined) return answer instanceof Promise ? answer.then(finish) : finish(answer)
         const time = new Date().toISOString()
@@ -105,4 +116,21 @@ export function hookEndpoints (extension: PreparedExtension, options: { deadline
       }
     }
   })
+}
+
+/** The answer's status, retry and refusal reason on the call's span. */
+function traceAnswer (span: Span, answer: HookAnswer): void {
+  span.setAttribute(ATTRIBUTES.status, answer.status)
+  const retry = answer.body['retryAfterSeconds']
+  if (typeof retry === 'number' && retry > 0) span.setAttribute(ATTRIBUTES.retryAfterSeconds, retry)
+  if (answer.reason) span.setAttribute(ATTRIBUTES.failureReason, answer.reason)
+  if (answer.status !== 'Success') span.setStatus({ code: SpanStatusCode.ERROR, message: String(answer.body['message'] ?? answer.status) })
+}
+
+/** The Cluster a request is about (lifecycle hooks carry it, topology hooks in the builtin variable) on its span. */
+function traceCluster (span: Span, request: unknown): void {
+  const r = request as { cluster?: { metadata?: { namespace?: string, name?: string } }, variables?: Array<{ name?: string, value?: { cluster?: { namespace?: string, name?: string } } }> }
+  const cluster = r.cluster?.metadata ?? r.variables?.find(v => v.name === 'builtin')?.value?.cluster
+  if (cluster?.namespace) span.setAttribute(ATTRIBUTES.clusterNamespace, cluster.namespace)
+  if (cluster?.name) span.setAttribute(ATTRIBUTES.clusterName, cluster.name)
 }

@@ -1,8 +1,8 @@
 // What the controller loads to discover extensions on the Kubernetes API: not Ajv (the API server validates
 // ExtensionConfigs; the hooks' decoders are generated), of the generated decoders only Discovery's, not
 // undici's index (fetch, WebSocket, caches...), and not YAML (read only from a kubeconfig file; a pod uses its
-// service account). All cost the controller's resident set; Ajv is loaded once an ExtensionConfig is validated here
-// (the file source).
+// service account), nor OpenTelemetry's SDK without OTEL_* variables. All cost the controller's resident set; Ajv is
+// loaded once an ExtensionConfig is validated here (the file source).
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import t from 'tap'
@@ -16,7 +16,8 @@ t.test('discovery loads neither Ajv nor undici\'s index; validating an Extension
   t.teardown(() => { ext.child.kill('SIGKILL') })
   // The test runner's own loaders: the coverage of a child loading our files through another TypeScript loader would be
   // merged with, and spoil, the coverage of the same files from the tests.
-  const child = spawn(process.execPath, [...process.execArgv, '--import', REGISTER, SCRIPT, ext.url, ext.caBundle], { stdio: ['ignore', 'pipe', 'pipe'] })
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('OTEL_')))
+  const child = spawn(process.execPath, [...process.execArgv, '--import', REGISTER, SCRIPT, ext.url, ext.caBundle], { stdio: ['ignore', 'pipe', 'pipe'], env })
   let stdout = ''
   let stderr = ''
   child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString() })
@@ -33,6 +34,9 @@ t.test('discovery loads neither Ajv nor undici\'s index; validating an Extension
     'not its index, fetch or WebSocket')
   t.same(loaded(discovering, 'ajv'), [], 'Ajv is not loaded to discover')
   t.same(loaded(discovering, 'yaml'), [], 'nor YAML')
+  t.match(stdout, /^tracing off$/m, 'no OTEL_* variables: no tracing')
+  t.same(discovering.split('\n').filter(line => line.startsWith('module-loaded ') && line.includes('/node_modules/@opentelemetry/') && !line.includes('/node_modules/@opentelemetry/api/')), [],
+    'of OpenTelemetry, the API alone: the SDK and exporters are not loaded')
   t.not(loaded(validating, 'ajv').length, 0, 'Ajv is loaded to validate an ExtensionConfig')
   const decoders = discovering.split('\n').filter(line => line.startsWith('module-loaded ') && line.includes('/src/catalog/decoders/'))
   t.same(decoders.map(line => line.slice(line.lastIndexOf('/') + 1)), ['discovery.generated.cjs'], 'of the generated decoders, Discovery\'s')
