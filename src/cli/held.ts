@@ -2,15 +2,18 @@
 // hooks that hold it (blocking with retryAfterSeconds), failed on it, or are still owed to it, with the extension's
 // message, since when, and the handlers that serve it, from Cluster API's own conditions and annotations.
 import { Command } from 'commander'
+import type { RuntimeClient } from '../client/runtime-client.js'
+import { callNow } from '../diagnose/call-now.js'
 import { type HeldReport, whyHeld } from '../diagnose/held.js'
 import { registeredExtensions } from '../impact/live.js'
-import { listClusters, SimulationInputError } from '../simulate/index.js'
+import { type ApiReader, type ClusterObject, listClusters, readLiveCluster, SimulationInputError } from '../simulate/index.js'
 import { clusterSelection, type ClusterSelectionFlags, clusterSelectionOptions, managementCluster, managementClusterProblem } from './cluster-selection.js'
 import { action, type CliIO, defaultIO } from './command.js'
 import { type OutputFormat, outputOption, render } from './output.js'
 import { columns } from './table.js'
 
 interface HeldCliOptions extends ClusterSelectionFlags {
+  call?: boolean
   output: OutputFormat
 }
 
@@ -29,11 +32,27 @@ function tableText (reports: readonly HeldReport[], now: number): string {
     if (r.holding.length === 0) rows.push([r.cluster, '-', 'not held', '', '', r.topologyReconciled ? `TopologyReconciled ${r.topologyReconciled.status}${r.topologyReconciled.reason ? ` (${r.topologyReconciled.reason})` : ''}` : 'no TopologyReconciled condition yet'])
     for (const h of r.holding) {
       const undiscovered = h.undiscovered.map(u => ` [${u.extensionConfig} not discovered: ${u.message}]`).join('')
-      rows.push([r.cluster, h.hook || '-', h.state, h.since ? age(h.since, now) : '', h.handlers.join(',') || '-', `${h.message ?? ''}${undiscovered}`])
+      const answer = h.now ? ` [now: ${[h.now.status, h.now.retryAfterSeconds ? `retry ${h.now.retryAfterSeconds}s` : '', h.now.message].filter(Boolean).join(', ')}]` : ''
+      rows.push([r.cluster, h.hook || '-', h.state, h.since ? age(h.since, now) : '', h.handlers.join(',') || '-', `${h.message ?? ''}${undiscovered}${answer}`])
     }
   }
   const held = reports.filter(r => r.holding.some(h => h.state === 'blocking' || h.state === 'failed' || h.state === 'held by annotation')).length
   return `${columns(rows)}\n${held} of ${reports.length} Clusters held by a hook.\n`
+}
+
+/** Each blocking hook called now (held --call): its answer, or why it was not called. */
+async function answerNow (api: ApiReader, cluster: ClusterObject, report: HeldReport, client: RuntimeClient): Promise<void> {
+  const blocking = report.holding.filter(h => h.state === 'blocking')
+  if (blocking.length === 0) return
+  const live = await readLiveCluster(api, cluster)
+  for (const h of blocking) {
+    try {
+      const entry = await callNow(live, h.hook, client)
+      h.now = entry ? { status: entry.status, ...(entry.retryAfterSeconds ? { retryAfterSeconds: entry.retryAfterSeconds } : {}), ...(entry.message ? { message: entry.message } : {}) } : { status: 'not called', message: 'Cluster API would not call it from where the Cluster stands' }
+    } catch (err) {
+      h.now = { status: 'Error', message: (err as Error).message.split('\n')[0] ?? '' }
+    }
+  }
 }
 
 export function heldCommand (io: CliIO = defaultIO): Command {
@@ -41,6 +60,7 @@ export function heldCommand (io: CliIO = defaultIO): Command {
     .description('why a Cluster does not move: the hooks that hold it, failed on it or are still owed to it, with the extension\'s message, for how long, and the handlers that serve it; reads the management cluster, never writes')
   clusterSelectionOptions(command)
   return command
+    .option('--call', 'call each blocking hook now, with the request Cluster API would send, and show its answer (the only lifecycle hook called)')
     .addOption(outputOption(['table', 'json', 'yaml']))
     .action(action(io, async (opts: HeldCliOptions) => {
       const selection = clusterSelection(opts)
@@ -56,7 +76,11 @@ export function heldCommand (io: CliIO = defaultIO): Command {
         const registered = await registeredExtensions(cluster.api, [...new Set(clusters.map(c => c.metadata.namespace))])
         try {
           reports = []
-          for (const c of clusters) reports.push(await whyHeld(c, registered.extensionConfigs, registered.client))
+          for (const c of clusters) {
+            const report = await whyHeld(c, registered.extensionConfigs, registered.client)
+            if (opts.call) await answerNow(cluster.api, c, report, registered.client)
+            reports.push(report)
+          }
         } finally {
           await registered.client.close()
         }

@@ -34,6 +34,18 @@ export interface HoldingHook {
   handlers: string[]
   /** undiscovered names the ExtensionConfigs of those handlers that are not Discovered, with why. */
   undiscovered: Array<{ extensionConfig: string, message: string }>
+  /** now is what the hook answers when called now with the request Cluster API would send (held --call). */
+  now?: HookAnswerNow
+}
+
+/** A hook's answer now. */
+export interface HookAnswerNow {
+  /** status is Success or Failure, Error for a call that failed, `not called` when it would not be called now. */
+  status: string
+  /** retryAfterSeconds is the answer's, when it still holds the Cluster. */
+  retryAfterSeconds?: number
+  /** message is the answer's message or the call's error. */
+  message?: string
 }
 
 /** What holds one Cluster. */

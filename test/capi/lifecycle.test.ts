@@ -115,13 +115,13 @@ t.test('an upgrade: GenerateUpgradePlan, BeforeClusterUpgrade holding it until r
   // `runtime-sdk held` explains it as Cluster API's condition says it: the hook, the extension's message, since when.
   await waitFor(async () => condition(await get('cluster', 'loop'), 'TopologyReconciled')?.message?.includes('BeforeClusterUpgrade') === true, { ...LONG, message: 'TopologyReconciled names BeforeClusterUpgrade' })
   const reconciled = condition(await get('cluster', 'loop'), 'TopologyReconciled') as { status: string, reason: string, message: string, lastTransitionTime: string }
-  const held = await runCliHere(['held', '--kubeconfig', cp.kubeconfigPath, '-n', 'default', '--cluster', 'loop', '-o', 'json'])
+  const held = await runCliHere(['held', '--kubeconfig', cp.kubeconfigPath, '-n', 'default', '--cluster', 'loop', '--call', '-o', 'json'])
   t.equal(held.code, 0, held.stderr)
   t.match(JSON.parse(held.stdout), [{
     cluster: 'default/loop',
     topologyReconciled: { status: 'False', reason: 'LifecycleHookBlocking', message: reconciled.message, since: reconciled.lastTransitionTime },
-    holding: [{ hook: 'BeforeClusterUpgrade', state: 'blocking', since: reconciled.lastTransitionTime, message: 'held by the test', handlers: ['before-cluster-upgrade.reference'], undiscovered: [] }]
-  }], 'held: BeforeClusterUpgrade of the reference extension, with its message')
+    holding: [{ hook: 'BeforeClusterUpgrade', state: 'blocking', since: reconciled.lastTransitionTime, message: 'held by the test', handlers: ['before-cluster-upgrade.reference'], undiscovered: [], now: { status: 'Success', retryAfterSeconds: 2, message: 'held by the test' } }]
+  }], 'held: BeforeClusterUpgrade of the reference extension, with its message; called now, it still holds')
 
   await answer({})
   for (const hook of ['BeforeControlPlaneUpgrade', 'AfterControlPlaneUpgrade', 'BeforeWorkersUpgrade', 'AfterWorkersUpgrade', 'AfterClusterUpgrade']) {

@@ -1,11 +1,17 @@
 // Why a Cluster is held, read from Cluster API's own state: the TopologyReconciled condition's messages as Cluster
 // API writes them (AggregateMessage, the runtime client's errors), the pending-hooks and before-upgrade annotations,
-// and the ExtensionConfigs that serve the Cluster.
+// and the ExtensionConfigs that serve the Cluster; and, asked, what the blocking hook answers now.
+import { fileURLToPath } from 'node:url'
 import t from 'tap'
+import { BeforeClusterUpgrade } from '../../src/api/hooks/v1alpha1/index.js'
+import { callNow } from '../../src/diagnose/call-now.js'
 import { blockingHooks, failedHook, whyHeld } from '../../src/diagnose/held.js'
+import { readDocuments } from '../../src/kube/manifests.js'
+import { defineHandler, type ExtensionHandler } from '../../src/server/types.js'
+import { liveObjects, MemoryManagementCluster } from '../helpers/memory-cluster.js'
 import { referenceHandlers } from '../../src/reference-extension/index.js'
 import { createInProcessExtension } from '../../src/server/in-process.js'
-import { type ClusterObject, InProcessRuntimeClient } from '../../src/simulate/index.js'
+import { type ClusterObject, InProcessRuntimeClient, type KubeDocument, listClusters, readLiveCluster, simulate } from '../../src/simulate/index.js'
 import type { ExtensionConfig } from '../../src/api/extension-config/types.js'
 
 const client = new InProcessRuntimeClient(createInProcessExtension({ handlers: referenceHandlers() }), 'reference')
@@ -53,4 +59,29 @@ t.test('a failed GeneratePatches (the hook of the handler the error names), and 
   t.match(failed.holding, [{ hook: 'GeneratePatches', state: 'failed', handlers: ['generate-patches.reference'], message: /boom/, undiscovered: [] }])
   const fine = await whyHeld(cluster([{ type: 'TopologyReconciled', status: 'True', reason: 'ReconcileSucceeded', lastTransitionTime: '2026-11-28T10:00:00Z' }]), [extensionConfig(true)], client)
   t.same(fine.holding, [])
+})
+
+t.test('held --call: the blocking hook called now with the request Cluster API would send, and no other lifecycle hook', async t => {
+  const EXAMPLE = fileURLToPath(new URL('../../examples/simulate/', import.meta.url))
+  const inputs = [...await readDocuments(`${EXAMPLE}cluster.yaml`), ...await readDocuments(`${EXAMPLE}clusterclass.yaml`), ...await readDocuments(`${EXAMPLE}templates.yaml`)] as KubeDocument[]
+  const created = await simulate({ client, objects: inputs, delete: false, checkDeterminism: false })
+  const upgrading = liveObjects(inputs, created).map(o => o.kind === 'Cluster' ? { ...o, spec: { ...(o['spec'] as object), topology: { ...(o['spec'] as { topology: object }).topology, version: 'v1.35.0' } } } : o)
+  const api = new MemoryManagementCluster(upgrading)
+  const [cluster] = await listClusters(api, {})
+  const live = await readLiveCluster(api, cluster as ClusterObject)
+  const called: string[] = []
+  const holding = referenceHandlers().map(h => defineHandler({
+    hook: h.hook,
+    name: h.name,
+    handler: async (request: unknown, ctx: never) => {
+      called.push(h.hook.hook)
+      if (h.hook === BeforeClusterUpgrade) return { status: 'Success' as const, retryAfterSeconds: 30, message: 'backing up etcd' }
+      return await (h.handler as (r: unknown, c: never) => Promise<never>)(request, ctx)
+    }
+  } as never) as ExtensionHandler)
+  const answer = await callNow(live, 'BeforeClusterUpgrade', new InProcessRuntimeClient(createInProcessExtension({ handlers: holding }), 'reference'))
+  t.match(answer, { hook: 'BeforeClusterUpgrade', status: 'Success', retryAfterSeconds: 30, message: 'backing up etcd', request: { fromKubernetesVersion: 'v1.34.0', toKubernetesVersion: 'v1.35.0' } })
+  const lifecycle = new Set(called.filter(h => !['DiscoverVariables', 'GeneratePatches', 'ValidateTopology', 'GenerateUpgradePlan'].includes(h)))
+  t.same([...lifecycle], ['BeforeClusterUpgrade'], 'the only lifecycle hook called')
+  t.equal(await callNow(live, 'BeforeClusterCreate', client), undefined, 'a hook Cluster API would not call from there: not called')
 })
