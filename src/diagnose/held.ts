@@ -1,7 +1,8 @@
 // Why a Cluster does not move: which hooks hold it or failed, from Cluster API's own state, read and never written.
-// The topology controller says it in the Cluster's TopologyReconciled condition (reason LifecycleHookBlocking with
-// HookResponseTracker.AggregateMessage's "Following hooks are blocking <action>: <Hook>: <message>; ...", or
-// ReconcileFailed with the runtime client's error), the hooks it still owes in the pending-hooks annotation, upgrades
+// The topology controller says it in the Cluster's TopologyReconciled condition: a line of
+// HookResponseTracker.AggregateMessage, "Following hooks are blocking <action>: <Hook>: <message>; ...", in the message
+// of reason ClusterCreating, ClusterUpgrading or Deleting (v1beta2 has no reason of its own for a blocking hook), or
+// ReconcileFailed with the runtime client's error; the hooks it still owes in the pending-hooks annotation, upgrades
 // held by a before-upgrade.hook annotation; the ExtensionConfigs say which handlers of each hook serve the Cluster
 // and whether they are discovered.
 import { BEFORE_CLUSTER_UPGRADE_HOOK_ANNOTATION_PREFIX } from '../api/core/constants.js'
@@ -13,8 +14,6 @@ import type { ClusterObject } from '../simulate/index.js'
 
 /** TopologyReconciled: whether the topology controller reconciled the Cluster, and if not why. */
 export const TOPOLOGY_RECONCILED_CONDITION = 'TopologyReconciled'
-/** The TopologyReconciled reason of a Cluster held by a lifecycle hook's retryAfterSeconds. */
-export const HOOK_BLOCKING_REASON = 'LifecycleHookBlocking'
 /** The TopologyReconciled reason of a reconcile that failed (a hook call's error among others). */
 export const RECONCILE_FAILED_REASON = 'ReconcileFailed'
 
@@ -58,9 +57,12 @@ export interface HeldReport {
 
 interface Condition { type?: string, status?: string, reason?: string, message?: string, lastTransitionTime?: string }
 
-/** The hooks and messages of AggregateMessage ("Following hooks are blocking upgrade: A: msg; B"). */
+/**
+ * The hooks and messages of AggregateMessage ("Following hooks are blocking upgrade: A: msg; B"), which ends the
+ * condition's message or its line ("Cluster is upgrading to v1.35.0\n  * Following hooks are blocking upgrade: ...\n  * ...").
+ */
 export function blockingHooks (message: string): Array<{ hook: string, message?: string }> {
-  const match = /Following hooks are blocking [^:]*: (.*)$/s.exec(message)
+  const match = /Following hooks are blocking [^:\n]*: ([^\n]*)/.exec(message)
   if (!match) return []
   return (match[1] as string).split('; ').map(part => {
     const colon = part.indexOf(': ')
@@ -82,7 +84,7 @@ export async function whyHeld (cluster: ClusterObject, extensionConfigs: readonl
   const reconciled = conditions.find(c => c.type === TOPOLOGY_RECONCILED_CONDITION)
   const found: Array<Omit<HoldingHook, 'handlers' | 'undiscovered'> & { handlers?: string[] }> = []
   const since = reconciled?.lastTransitionTime
-  if (reconciled?.status === 'False' && reconciled.reason === HOOK_BLOCKING_REASON) {
+  if (reconciled?.status === 'False' && reconciled.reason !== RECONCILE_FAILED_REASON) {
     for (const b of blockingHooks(reconciled.message ?? '')) found.push({ hook: b.hook, state: 'blocking', ...(since ? { since } : {}), ...(b.message ? { message: b.message } : {}) })
   }
   if (reconciled?.status === 'False' && reconciled.reason === RECONCILE_FAILED_REASON) {

@@ -119,7 +119,7 @@ t.test('an upgrade: GenerateUpgradePlan, BeforeClusterUpgrade holding it until r
   t.equal(held.code, 0, held.stderr)
   t.match(JSON.parse(held.stdout), [{
     cluster: 'default/loop',
-    topologyReconciled: { status: 'False', reason: 'LifecycleHookBlocking', message: reconciled.message, since: reconciled.lastTransitionTime },
+    topologyReconciled: { status: 'False', reason: 'ClusterUpgrading', message: reconciled.message, since: reconciled.lastTransitionTime },
     holding: [{ hook: 'BeforeClusterUpgrade', state: 'blocking', since: reconciled.lastTransitionTime, message: 'held by the test', handlers: ['before-cluster-upgrade.reference'], undiscovered: [], now: { status: 'Success', retryAfterSeconds: 2, message: 'held by the test' } }]
   }], 'held: BeforeClusterUpgrade of the reference extension, with its message; called now, it still holds')
 

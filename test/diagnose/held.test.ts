@@ -29,7 +29,10 @@ const cluster = (conditions: unknown[], annotations: Record<string, string> = {}
 t.test('AggregateMessage read back: each blocking hook with its message', async t => {
   t.same(blockingHooks('Following hooks are blocking upgrade: BeforeClusterUpgrade: backing up etcd; BeforeControlPlaneUpgrade'), [{ hook: 'BeforeClusterUpgrade', message: 'backing up etcd' }, { hook: 'BeforeControlPlaneUpgrade' }])
   t.same(blockingHooks('Following hooks are blocking delete: BeforeClusterDelete: waiting: for volumes'), [{ hook: 'BeforeClusterDelete', message: 'waiting: for volumes' }])
-  t.same(blockingHooks('Cluster is upgrading'), [])
+  t.same(blockingHooks('Cluster is upgrading to v1.35.0\n  * Following hooks are blocking upgrade: BeforeClusterUpgrade: held\n  * KubeadmControlPlane pending upgrade to version v1.35.0'), [{ hook: 'BeforeClusterUpgrade', message: 'held' }])
+  t.same(blockingHooks('Cluster is deleting. Following hooks are blocking delete: BeforeClusterDelete: volumes'), [{ hook: 'BeforeClusterDelete', message: 'volumes' }])
+  t.same(blockingHooks('Following hooks are blocking Cluster topology creation: BeforeClusterCreate'), [{ hook: 'BeforeClusterCreate' }])
+  t.same(blockingHooks('Cluster is upgrading to v1.35.0\n  * KubeadmControlPlane upgrading to version v1.35.0'), [])
 })
 
 t.test('a runtime client error read back: the hook and the handlers it names', async t => {
@@ -40,12 +43,12 @@ t.test('a runtime client error read back: the hook and the handlers it names', a
 })
 
 t.test('a Cluster held by BeforeClusterUpgrade, owing AfterControlPlaneUpgrade, its extension not discovered', async t => {
-  const held = cluster([{ type: 'TopologyReconciled', status: 'False', reason: 'LifecycleHookBlocking', message: 'Following hooks are blocking upgrade: BeforeClusterUpgrade: backing up etcd', lastTransitionTime: '2026-11-28T10:00:00Z' }],
+  const held = cluster([{ type: 'TopologyReconciled', status: 'False', reason: 'ClusterUpgrading', message: 'Cluster is upgrading to v1.35.0\n  * Following hooks are blocking upgrade: BeforeClusterUpgrade: backing up etcd\n  * KubeadmControlPlane pending upgrade to version v1.35.0', lastTransitionTime: '2026-11-28T10:00:00Z' }],
     { 'runtime.cluster.x-k8s.io/pending-hooks': 'AfterControlPlaneUpgrade', 'before-upgrade.hook.cluster.cluster.x-k8s.io/backup': '' })
   const report = await whyHeld(held, [extensionConfig(false)], client)
   t.match(report, {
     cluster: 'default/loop',
-    topologyReconciled: { status: 'False', reason: 'LifecycleHookBlocking', since: '2026-11-28T10:00:00Z' },
+    topologyReconciled: { status: 'False', reason: 'ClusterUpgrading', since: '2026-11-28T10:00:00Z' },
     holding: [
       { hook: 'BeforeClusterUpgrade', state: 'blocking', since: '2026-11-28T10:00:00Z', message: 'backing up etcd', handlers: ['before-cluster-upgrade.reference'], undiscovered: [{ extensionConfig: 'reference', message: 'connection refused' }] },
       { hook: 'AfterControlPlaneUpgrade', state: 'pending', handlers: ['after-control-plane-upgrade.reference'] },
