@@ -5,11 +5,14 @@
 package rules
 
 import (
+	"log/slog"
 	"os"
 	"strings"
 	"testing"
 
+	"github.com/prometheus/common/model"
 	"github.com/prometheus/prometheus/model/rulefmt"
+	"github.com/prometheus/prometheus/promql/parser"
 	"github.com/prometheus/prometheus/promql/promqltest"
 	"go.yaml.in/yaml/v2"
 )
@@ -65,7 +68,7 @@ func TestAlertRules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	groups, errs := rulefmt.Parse(groupsYAML, false, nil)
+	groups, errs := rulefmt.Parse(groupsYAML, false, model.UTF8Validation, parser.NewParser(parser.Options{}), slog.New(slog.DiscardHandler))
 	for _, e := range errs {
 		t.Errorf("%s: Prometheus refuses the rules: %v", rulesFile, e)
 	}
