@@ -1,7 +1,8 @@
 // Our server is measured as users run it: the built CLI. The build is redone when dist/ is missing or older than src/.
 import { spawnSync } from 'node:child_process'
-import { existsSync, readdirSync, statSync } from 'node:fs'
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { repoRoot } from './context.js'
 
 function newestMtime (dir: string): number {
@@ -24,4 +25,24 @@ export function ensureBuilt (): void {
   if (existsSync(CLI) && statSync(CLI).mtimeMs >= newestMtime(join(repoRoot, 'src'))) return
   const build = spawnSync('npm', ['run', '-s', 'build'], { cwd: repoRoot, stdio: 'inherit' })
   if (build.status !== 0) throw new Error('npm run build failed')
+}
+
+const OTEL_API_IMPORT = "from '@opentelemetry/api';"
+
+/**
+ * The built CLI without tracing: a copy of dist/ whose tracing module imports bench/servers/otel-api-absent.mjs (the
+ * API's names doing nothing) instead of @opentelemetry/api. Kept under node_modules/ so the copy resolves the same
+ * packages. Scenario 2's `ours-untraced`: what tracing costs the hook path when it is off.
+ */
+export function untracedCli (): string {
+  ensureBuilt()
+  const root = join(repoRoot, 'node_modules/.cache/runtime-sdk-bench/untraced')
+  rmSync(root, { recursive: true, force: true })
+  cpSync(join(repoRoot, 'dist'), join(root, 'dist'), { recursive: true })
+  const tracing = join(root, 'dist/src/telemetry/trace.js')
+  const text = readFileSync(tracing, 'utf8')
+  if (!text.includes(OTEL_API_IMPORT)) throw new Error(`${tracing} no longer imports @opentelemetry/api as the bench expects`)
+  const absent = pathToFileURL(join(repoRoot, 'bench/servers/otel-api-absent.mjs')).href
+  writeFileSync(tracing, text.replace(OTEL_API_IMPORT, `from '${absent}';`))
+  return join(root, 'dist/src/cli/main.js')
 }

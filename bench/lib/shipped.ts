@@ -44,10 +44,13 @@ const shippedOnce = (): ShippedSettings => (shipped ??= shippedSettings())
 /** `env GLIBC_TUNABLES=...`: a command prefix that execs the rest, so the process keeps its PID. */
 const imageEnv = (): string[] => ['env', `GLIBC_TUNABLES=${shippedOnce().glibcTunables}`]
 
-/** `env GLIBC_TUNABLES=... node [shipped options] [nodeFlags] dist/src/cli/main.js <command> <args>`: the built CLI as the image runs it. */
-export function cliCommand (command: 'serve' | 'controller', args: string[], nodeFlags: string[] = []): string[] {
+/**
+ * `env GLIBC_TUNABLES=... node [shipped options] [nodeFlags] dist/src/cli/main.js <command> <args>`: the built CLI as
+ * the image runs it (`cli`: another build of it).
+ */
+export function cliCommand (command: 'serve' | 'controller', args: string[], nodeFlags: string[] = [], cli = CLI): string[] {
   const { nodeOptions } = shippedOnce()
-  return [...imageEnv(), process.execPath, ...(command === 'controller' ? nodeOptions.controller : nodeOptions.image), ...nodeFlags, CLI, command, ...args]
+  return [...imageEnv(), process.execPath, ...(command === 'controller' ? nodeOptions.controller : nodeOptions.image), ...nodeFlags, cli, command, ...args]
 }
 
 /**

@@ -11,6 +11,8 @@ const SYSTEM_NAMES: Record<string, string> = { ours: 'trivial handlers', 'ours-r
 /** Of the floor's req/s and CPU per request, per workload: at 5 KB the hook path's own cost decides (#38). */
 export const FLOOR_RATIO_GOAL: Record<string, number> = { 'bcc-5k': 0.8, 'gp-64k': 0.9 }
 export const P99_GOAL_MS = 3
+/** Tracing off (no SDK registered) against no tracing at all: within the noise of one run (issue #47). */
+export const TRACING_OFF_GOAL = 0.97
 /** Of Cluster API's Go server's req/s per core, per workload. */
 export const GO_PER_CORE_GOAL: Record<string, number> = { 'bcc-5k': 1.3, 'gp-64k': 1.2, 'gp-1m': 1.2 }
 export const GO_ALL_CORES_GOAL = 1.0
@@ -83,6 +85,17 @@ export function evaluateTargets (cases: readonly CaseResult[]): Target[] {
         })
     }
   }
+  add('tracing-off', 'Hook endpoint with tracing off vs without tracing (trivial handlers, BeforeClusterCreate 5 KB, HTTPS keep-alive, 10 conn.)',
+    `≥ ${TRACING_OFF_GOAL}× in req/s and in CPU per request`, () => {
+      const oursId = serverCaseId('ours', 'bcc-5k', 'https', 10)
+      const untracedId = serverCaseId('ours-untraced', 'bcc-5k', 'https', 10)
+      const rate = need(oursId).rps / need(untracedId).rps
+      const cpu = needCpu(untracedId) / needCpu(oursId)
+      return {
+        measured: `req/s ${rate.toFixed(2)}× (${formatRate(need(oursId).rps)} vs ${formatRate(need(untracedId).rps)}), CPU ${cpu.toFixed(2)}× (${needCpu(oursId).toFixed(0)} vs ${needCpu(untracedId).toFixed(0)} µs/req)`,
+        pass: rate >= TRACING_OFF_GOAL && cpu >= TRACING_OFF_GOAL
+      }
+    })
   add('p99', 'Hook endpoint p99 (BeforeClusterCreate 5 KB, HTTPS keep-alive, 10 conn.; trivial handlers and reference extension)', `≤ ${P99_GOAL_MS} ms`, () => {
     const p99 = Math.max(need(serverCaseId('ours', 'bcc-5k', 'https', 10)).p99Ms, need(serverCaseId('ours-ref', 'bcc-5k', 'https', 10)).p99Ms)
     return { measured: `${formatMs(p99)} ms (the larger of the two)`, pass: p99 <= P99_GOAL_MS }

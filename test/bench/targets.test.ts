@@ -18,6 +18,7 @@ function cases (overrides: Record<string, Partial<Measured>> = {}): CaseResult[]
     [deadId(10, false)]: { summary: summary(1, 1010) },
     [deadId(10, true)]: { summary: summary(0.1, 10050) },
     [serverCaseId('ours-workers', 'bcc-5k', 'https', 10)]: { summary: summary(20000, 0.5) },
+    [serverCaseId('ours-untraced', 'bcc-5k', 'https', 10)]: { summary: summary(960, 1, 2.5, 53) },
     [serverCaseId('capi-go-all', 'bcc-5k', 'https', 10)]: { summary: summary(19000, 0.5) },
     [controllerId(1)]: { summary: summary(1, 900, 900), rssMb: 65 },
     [controllerId(1000)]: { summary: summary(50, 20_000, 20_000), rssMb: 110 },
@@ -58,6 +59,7 @@ t.test('every target passes when the measurements meet it', async t => {
   const got = byId(targets)
   t.equal(got.get('floor/ours-ref/bcc-5k')?.measured, 'req/s 0.92× (920 vs 1,000), CPU 0.91× (55 vs 50 µs/req)')
   t.equal(got.get('p99')?.measured, '3.00 ms (the larger of the two)')
+  t.equal(got.get('tracing-off')?.measured, 'req/s 0.99× (950 vs 960), CPU 0.98× (54 vs 53 µs/req)')
   t.equal(got.get('vs-go/gp-1m/c10')?.measured, '1.31× (920 vs 700 req/s)')
   t.equal(got.get('vs-go/all-cores')?.measured, '1.05× (20,000 vs 19,000 req/s)')
   t.equal(got.get('idle-rss')?.measured, '55 MB')
@@ -97,6 +99,7 @@ t.test('each target misses on its own threshold', async t => {
   t.equal(got.get('floor/ours/bcc-5k')?.pass, false, 'CPU 50/63 = 0.79× misses 0.8× at 5 KB although req/s meets it')
   t.equal(got.get('floor/ours-ref/gp-64k')?.pass, false, 'req/s 0.89× misses although CPU meets it')
   t.equal(got.get('p99')?.pass, false, '3.01 ms misses ≤ 3 ms')
+  t.equal(got.get('tracing-off')?.pass, false, 'CPU 53/63 = 0.84×: tracing off costs the hook path')
   t.equal(got.get('vs-go/gp-64k/c1')?.pass, false, '920/767 = 1.199× misses 1.2×')
   t.equal(got.get('vs-go/bcc-5k/c1')?.pass, false, '920/708 = 1.299× misses 1.3× at 5 KB')
   t.equal(got.get('vs-go/bcc-5k/c10')?.pass, true, '920/700 = 1.31× meets it')
@@ -126,6 +129,7 @@ t.test('a target whose cases did not run has no verdict and says which case is m
     !c.id.startsWith('hostile/webhook/') && !c.id.startsWith('hostile/capi-go/'))))
   t.equal(got.get('vs-go/bcc-5k/c1')?.pass, undefined)
   t.equal(got.get('vs-go/bcc-5k/c1')?.measured, 'not measured (capi-go/bcc-5k/https/c1)')
+  t.equal(byId(evaluateTargets(cases().filter(c => !c.id.startsWith('ours-untraced/')))).get('tracing-off')?.measured, 'not measured (ours-untraced/bcc-5k/https/c10)')
   t.equal(got.get('fuzz-storm')?.measured, 'not measured (footprint/idle-rss)')
   t.equal(got.get('fan-out')?.measured, 'p50 22.0 ms (sequential: not measured)')
   t.equal(got.get('hostile/keep-alive')?.measured, '1.45× (2.90 vs 2.00 ms)', 'without the Go server, ours alone')
