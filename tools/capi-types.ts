@@ -106,11 +106,12 @@ function renderDefinitions (definitions: Readonly<Record<string, Schema>>, optio
     const anyOf = s['anyOf'] as Schema[] | undefined
     const enumValues = s['enum'] as unknown[] | undefined
     let type: string
-    if (ref) type = refName(ref)
+    // A field's own enum narrows the type it refers to (a Go string type whose field carries an Enum marker).
+    if (enumValues) type = enumValues.map(literal).join(' | ')
+    else if (ref) type = refName(ref)
     else if (allOf?.length === 1) type = typeOf(allOf[0] as Schema)
     else if (s['x-kubernetes-int-or-string']) type = 'number | string'
     else if (anyOf) type = anyOf.map(typeOf).join(' | ')
-    else if (enumValues) type = enumValues.map(literal).join(' | ')
     else type = primitive(s, typeOf)
     return options.nullable && s['nullable'] === true ? `${type} | null` : type
   }

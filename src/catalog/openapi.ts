@@ -112,7 +112,15 @@ function toOpenAPI (schema: unknown, components: Record<string, Schema>): Schema
   const source = schema as Schema
   const name = source[COMPONENT_KEYWORD]
   if (typeof name === 'string') {
-    const body = convertBody(source, components)
+    // A schema that refers to itself (JSONSchemaProps): the reference, while its body is being converted.
+    if (converting.has(source)) return { $ref: `#/components/schemas/${name}` }
+    converting.add(source)
+    let body: Schema
+    try {
+      body = convertBody(source, components)
+    } finally {
+      converting.delete(source)
+    }
     const existing = components[name]
     if (existing && JSON.stringify(existing) !== JSON.stringify(body)) throw new Error(`two different schemas are named ${name}`)
     components[name] = body
@@ -120,6 +128,8 @@ function toOpenAPI (schema: unknown, components: Record<string, Schema>): Schema
   }
   return convertBody(source, components)
 }
+
+const converting = new Set<Schema>()
 
 function convertBody (source: Schema, components: Record<string, Schema>): Schema {
   const anyOf = source['anyOf'] as Schema[] | undefined

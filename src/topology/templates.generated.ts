@@ -1892,7 +1892,7 @@ export interface MachineTaint {
   /**
    * effect is the effect for the taint. Valid values are NoSchedule, PreferNoSchedule and NoExecute.
    */
-  effect: TaintEffect
+  effect: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute'
   /**
    * key is the taint key to be applied to a node.
    * Must be a valid qualified name of maximum size 63 characters
@@ -2020,7 +2020,7 @@ export interface NodeRegistrationOptions {
    * this field must be one of "Always", "IfNotPresent" or
    * "Never". Defaults to "IfNotPresent" if not set.
    */
-  imagePullPolicy?: PullPolicy
+  imagePullPolicy?: 'Always' | 'IfNotPresent' | 'Never'
   /**
    * imagePullSerial specifies if image pulling performed by kubeadm must be done serially or in parallel.
    * This option takes effect only on Kubernetes >=1.31.0.

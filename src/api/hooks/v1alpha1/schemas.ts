@@ -20,7 +20,26 @@ export function definitionSchema (name: string): TSchema {
   const schema: Schema = { [COMPONENT_KEYWORD]: name }
   built.set(name, schema)
   Object.assign(schema, build(source))
+  if (name === JSON_SCHEMA_PROPS) recurse(schema)
   return schema
+}
+
+const JSON_SCHEMA_PROPS = 'sigs.k8s.io.cluster-api.api.core.v1beta2.JSONSchemaProps'
+
+/**
+ * JSONSchemaProps' subschemas as Go decodes them: JSONSchemaProps again. Cluster API's CRD leaves them schemaless
+ * (x-kubernetes-preserve-unknown-fields, as a CRD cannot recurse), and so do the definitions; the published document
+ * states the Go types, as the TypeScript types (tools/capi-types.ts) and the decoders (tools/go-types.ts) do.
+ */
+function recurse (self: Schema): void {
+  const properties = self['properties'] as Record<string, Schema>
+  const described = (key: string, schema: Schema): Schema => {
+    const description = properties[key]?.['description']
+    return typeof description === 'string' ? { ...schema, description } : schema
+  }
+  properties['properties'] = described('properties', { type: 'object', additionalProperties: self })
+  for (const key of ['additionalProperties', 'items', 'not']) properties[key] = described(key, { allOf: [self] })
+  for (const key of ['allOf', 'oneOf', 'anyOf']) properties[key] = described(key, { type: 'array', items: self })
 }
 
 /** Rewrites a definition's schema: references become the shared schema objects, `nullable` an `anyOf` with null. */

@@ -1621,7 +1621,7 @@ export interface Condition {
   /**
    * status of the condition, one of True, False, Unknown.
    */
-  status: ConditionStatus
+  status: 'True' | 'False' | 'Unknown'
   /**
    * type of condition in CamelCase or in foo.example.com/CamelCase.
    */
@@ -5214,7 +5214,7 @@ export interface MachineTaint {
   /**
    * effect is the effect for the taint. Valid values are NoSchedule, PreferNoSchedule and NoExecute.
    */
-  effect?: TaintEffect
+  effect?: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute'
   /**
    * key is the taint key to be applied to a node.
    * Must be a valid qualified name of maximum size 63 characters
@@ -5891,7 +5891,7 @@ export interface UnhealthyMachineCondition {
   /**
    * status of the condition, one of True, False, Unknown.
    */
-  status?: ConditionStatus
+  status?: 'True' | 'False' | 'Unknown'
   /**
    * timeoutSeconds is the duration that a machine must be in a given status for,
    * after which the machine is considered unhealthy.
@@ -6157,7 +6157,7 @@ export interface ValidationRule {
    * If not set, default to use "FieldValueInvalid".
    * All future added reasons must be accepted by clients when reading this value and unknown reasons should be treated as FieldValueInvalid.
    */
-  reason?: FieldValueErrorReason
+  reason?: 'FieldValueInvalid' | 'FieldValueForbidden' | 'FieldValueRequired' | 'FieldValueDuplicate'
   /**
    * rule represents the expression which will be evaluated by CEL.
    * ref: https://github.com/google/cel-spec
