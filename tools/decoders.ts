@@ -1,17 +1,32 @@
-// Renders src/catalog/decoders/<group>.generated.cjs: for the request and response of every Cluster API hook, a
+// Renders src/catalog/decoder/<package>.generated.ts: for the request and response of every Cluster API hook, a
 // checker that accepts what Go's encoding/json accepts when it decodes into Cluster API's Go types (the rules are in
 // src/catalog/decoder/rules.ts; the Go types come from Cluster API's definitions through go-types.ts), so that
-// nothing is compiled at run time. One file per group of hooks (see src/catalog/precompiled.ts), one function per Go
-// struct, list and map type its hooks carry; a field dispatches on its key.
-import { posix } from 'node:path'
-import { DECODERS_DIR, precompiledGroups } from '../src/catalog/precompiled.js'
+// nothing is compiled at run time. One ESM module per Go package (runtimehooksv1, clusterv1, metav1, corev1; lists
+// and maps of Go's predeclared types in builtin), one function per Go struct, list and map type, each written once in
+// the module of its package and imported by the others; a field dispatches on its key. runtimehooksv1 exports the
+// checker of every hook's request and response by definition name.
+import { capiHooks } from '../src/api/hooks/v1alpha1/capi.js'
 import { GoTypes, type GoType } from './go-types.js'
 
 /** The directory of the generated decoders, relative to the repository root. */
-export const DECODERS_PATH = `src/catalog/${DECODERS_DIR}`
+export const DECODER_DIR = 'src/catalog/decoder'
+
+/** Go packages by the alias Cluster API's code imports them with. */
+const PACKAGES: Record<string, string> = {
+  'sigs.k8s.io.cluster-api.api.runtime.hooks.v1alpha1': 'runtimehooksv1',
+  'sigs.k8s.io.cluster-api.api.core.v1beta2': 'clusterv1',
+  'k8s.io.apimachinery.pkg.apis.meta.v1': 'metav1',
+  'k8s.io.api.core.v1': 'corev1'
+}
+/** The module of lists and maps whose elements are Go's predeclared types (string, bool, int32, ...). */
+const BUILTIN = 'builtin'
+const HOOKS = 'runtimehooksv1'
 
 /** Kinds whose zero value Go writes as null: a null received is that zero value already. */
 const KEEPS_NULL = new Set<GoType['kind']>(['time', 'any', 'bytes'])
+
+/** The rules (src/catalog/decoder/rules.ts) a generated module may call, imported when it does. */
+const RULES = ['ANSWER', 'MAX_DEPTH', 'RECEIVE', 'anyJSON', 'at', 'atKey', 'bool', 'bytes', 'enumStr', 'fillMissing', 'int32', 'int64', 'intOrString', 'mismatch', 'nullField', 'patchContent', 'str', 'time', 'tooDeep', 'unknownField']
 
 /** What Go prints for a type in its errors. */
 function goTypeName (type: GoType): string {
@@ -51,32 +66,72 @@ function signature (type: GoType): string {
   }
 }
 
-/** Writes the functions of every struct, list and map type reachable from the hooks, each once. */
-class Writer {
-  readonly #names = new Map<string, string>()
-  readonly #used = new Set<string>()
-  readonly #constants = new Map<string, string>()
-  readonly #functions: string[] = []
+/** The Go package (its alias) a struct, list or map type belongs to: a collection's is its innermost element's. */
+function packageOf (type: GoType): string {
+  if (type.kind === 'list' || type.kind === 'map') return packageOf(type.elem)
+  if (type.kind !== 'struct') return BUILTIN
+  const name = PACKAGES[type.def.slice(0, type.def.lastIndexOf('.'))]
+  if (!name) throw new Error(`${type.def}: add its Go package to PACKAGES in tools/decoders.ts`)
+  return name
+}
 
-  /** The name of the function checking a struct, list or map type, written on first use. */
-  functionOf (type: GoType & { kind: 'struct' | 'list' | 'map' }): string {
-    const known = this.#names.get(signature(type))
-    if (known) return known
-    const base = type.kind === 'struct' ? type.goName.replace('.', '_') : `${type.kind}Of_${goTypeName(type.elem).replace(/[^A-Za-z0-9]+/g, '_')}`
-    let name = base
-    for (let i = 2; this.#used.has(name); i++) name = `${base}_${i}`
-    this.#used.add(name)
-    this.#names.set(signature(type), name)
-    this.#functions.push(type.kind === 'struct' ? this.#struct(name, type) : this.#collection(name, type))
-    return name
+type Collection = GoType & { kind: 'struct' | 'list' | 'map' }
+
+/** Every module being written, and the function names taken across them (each function has one name everywhere). */
+class Modules {
+  readonly byPackage = new Map<string, Module>()
+  readonly #names = new Map<string, { module: Module, name: string }>()
+  readonly #used = new Set<string>()
+
+  /** The name of the function checking a type, written once in its package's module and imported by `from`. */
+  functionOf (type: Collection, from: Module): string {
+    let known = this.#names.get(signature(type))
+    if (!known) {
+      const pkg = packageOf(type)
+      let module = this.byPackage.get(pkg)
+      if (!module) this.byPackage.set(pkg, module = new Module(pkg, this))
+      const base = type.kind === 'struct' ? type.goName.replace('.', '_') : `${type.kind}Of_${goTypeName(type.elem).replace(/[^A-Za-z0-9]+/g, '_')}`
+      let name = base
+      for (let i = 2; this.#used.has(name); i++) name = `${base}_${i}`
+      this.#used.add(name)
+      known = { module, name }
+      this.#names.set(signature(type), known)
+      module.write(name, type)
+    }
+    if (known.module !== from) {
+      known.module.exported.add(known.name)
+      from.imports(known.module.pkg, known.name)
+    }
+    return known.name
+  }
+}
+
+/** One generated module: the functions of one Go package's types. */
+class Module {
+  readonly exported = new Set<string>()
+  readonly #imports = new Map<string, Set<string>>()
+  readonly #constants = new Map<string, { name: string, type: string }>()
+  readonly #functions: Array<{ name: string, text: string }> = []
+
+  constructor (readonly pkg: string, readonly modules: Modules) {}
+
+  imports (pkg: string, name: string): void {
+    this.#imports.set(pkg, (this.#imports.get(pkg) ?? new Set()).add(name))
+  }
+
+  write (name: string, type: Collection): void {
+    // Registered before its body is built, so that the module's order is the order of first use.
+    const entry = { name, text: '' }
+    this.#functions.push(entry)
+    entry.text = type.kind === 'struct' ? this.#struct(name, type) : this.#collection(name, type)
   }
 
   /** A module-level constant, shared by every function that needs the same value. */
-  #constant (prefix: string, code: string): string {
+  #constant (prefix: string, type: string, code: string): string {
     const existing = this.#constants.get(code)
-    if (existing) return existing
+    if (existing) return existing.name
     const name = `${prefix}_${this.#constants.size}`
-    this.#constants.set(code, name)
+    this.#constants.set(code, { name, type })
     return name
   }
 
@@ -84,17 +139,17 @@ class Writer {
   #check (type: GoType): string {
     switch (type.kind) {
       case 'string':
-        if (type.values) return `enumStr(v, '${type.goName}', ${this.#constant('VALUES', `new Set(${JSON.stringify(type.values)})`)}, mode)`
+        if (type.values) return `enumStr(v, '${type.goName}', ${this.#constant('VALUES', 'ReadonlySet<string>', `new Set(${JSON.stringify(type.values)})`)}, mode)`
         return type.goName === 'string' ? 'str(v)' : `str(v, '${type.goName}')`
       case 'bool': case 'int32': case 'time': case 'intOrString': case 'bytes': return `${type.kind}(v)`
       case 'int64': return 'int64(v, mode)'
       case 'any': return 'anyJSON(v, mode, depth + 1)'
-      default: return `${this.functionOf(type)}(v, mode, depth + 1)`
+      default: return `${this.modules.functionOf(type, this)}(v, mode, depth + 1)`
     }
   }
 
   #struct (name: string, type: GoType & { kind: 'struct' }): string {
-    const folded = this.#constant('FIELDS', `new Map(${JSON.stringify([...type.fields.keys()].map(k => [k.toUpperCase(), k]))})`)
+    const folded = this.#constant('FIELDS', 'ReadonlyMap<string, string>', `new Map(${JSON.stringify([...type.fields.keys()].map(k => [k.toUpperCase(), k]))})`)
     // Cases with the same check share one branch.
     const branches = new Map<string, string[]>()
     for (const [key, field] of type.fields) {
@@ -106,22 +161,23 @@ class Writer {
     // What a request received keeps of null (see rules.ts: nullField): a zero value, or nothing; nullable fields keep it.
     const nulls = [...type.fields].filter(([, f]) => !f.nullable && !KEEPS_NULL.has(f.type.kind))
       .map(([key, f]) => `[${JSON.stringify(key)}, ${f.required ? this.#zero(f.type) : 'null'}]`)
-    const nullsName = nulls.length > 0 ? this.#constant('NULLS', `new Map([${nulls.join(', ')}])`) : undefined
+    const nullsName = nulls.length > 0 ? this.#constant('NULLS', 'ReadonlyMap<string, (() => unknown) | null>', `new Map<string, (() => unknown) | null>([${nulls.join(', ')}])`) : undefined
     const required = [...type.fields].filter(([, f]) => f.required)
-      .map(([key, f]) => `${JSON.stringify(key)}, ${f.nullable ? this.#constant('ZERO', '() => null') : this.#zero(f.type)}`)
-    const requiredName = required.length > 0 ? this.#constant('REQUIRED', `[${required.join(', ')}]`) : undefined
+      .map(([key, f]) => `${JSON.stringify(key)}, ${f.nullable ? this.#constant('ZERO', '() => unknown', '() => null') : this.#zero(f.type)}`)
+    const requiredName = required.length > 0 ? this.#constant('REQUIRED', 'ReadonlyArray<string | (() => unknown)>', `[${required.join(', ')}]`) : undefined
     return [
       `/** ${type.def} */`,
-      `function ${name} (value, mode, depth) {`,
+      `function ${name} (value: unknown, mode: Mode, depth: number): Problem | undefined {`,
       `  if (typeof value !== 'object' || Array.isArray(value)) return mismatch(value, '${type.goName}')`,
       '  if (depth > MAX_DEPTH) return tooDeep(value)',
-      '  let first',
-      '  for (const key in value) {',
-      '    const v = value[key]',
+      '  const o = value as Record<string, unknown>',
+      '  let first: Problem | undefined',
+      '  for (const key in o) {',
+      '    const v = o[key]',
       ...(nullsName
-        ? ['    if (v === null || v === undefined) {', `      if (v === null && mode === RECEIVE) nullField(value, key, ${nullsName})`, '      continue', '    }']
+        ? ['    if (v === null || v === undefined) {', `      if (v === null && mode === RECEIVE) nullField(o, key, ${nullsName})`, '      continue', '    }']
         : ['    if (v === null || v === undefined) continue']),
-      '    let p',
+      '    let p: Problem | undefined',
       '    switch (key) {',
       ...cases,
       `      default: p = unknownField(key, v, ${folded}, mode, depth + 1)`,
@@ -132,15 +188,15 @@ class Writer {
       '      first ??= p',
       '    }',
       '  }',
-      ...(requiredName ? [`  if (mode === RECEIVE && first === undefined) fillMissing(value, ${requiredName})`] : []),
-      patch ? '  return first ?? (mode === ANSWER ? patchContent(value) : undefined)' : '  return first',
+      ...(requiredName ? [`  if (mode === RECEIVE && first === undefined) fillMissing(o, ${requiredName})`] : []),
+      patch ? '  return first ?? (mode === ANSWER ? patchContent(o) : undefined)' : '  return first',
       '}'
     ].join('\n')
   }
 
   /** A constant function returning a fresh zero value of a type. */
   #zero (type: GoType): string {
-    return this.#constant('ZERO', `() => (${zeroOf(type)})`)
+    return this.#constant('ZERO', '() => unknown', `() => (${zeroOf(type)})`)
   }
 
   #collection (name: string, type: GoType & { kind: 'list' | 'map' }): string {
@@ -148,16 +204,17 @@ class Writer {
     // An element or value received as null becomes the zero value Go reads, unless it may be null.
     const zero = type.elemNullable || KEEPS_NULL.has(type.elem.kind) ? undefined : this.#zero(type.elem)
     return [
-      `function ${name} (value, mode, depth) {`,
+      `function ${name} (value: unknown, mode: Mode, depth: number): Problem | undefined {`,
       list
         ? `  if (!Array.isArray(value)) return mismatch(value, '${goTypeName(type)}')`
         : `  if (typeof value !== 'object' || Array.isArray(value)) return mismatch(value, '${goTypeName(type)}')`,
       '  if (depth > MAX_DEPTH) return tooDeep(value)',
-      '  let first',
-      list ? '  for (let key = 0; key < value.length; key++) {' : '  for (const key in value) {',
-      '    const v = value[key]',
+      list ? '  const o: unknown[] = value' : '  const o = value as Record<string, unknown>',
+      '  let first: Problem | undefined',
+      list ? '  for (let key = 0; key < o.length; key++) {' : '  for (const key in o) {',
+      '    const v = o[key]',
       ...(zero
-        ? ['    if (v === null || v === undefined) {', `      if (v === null && mode === RECEIVE) value[key] = ${zero}()`, '      continue', '    }']
+        ? ['    if (v === null || v === undefined) {', `      if (v === null && mode === RECEIVE) o[key] = ${zero}()`, '      continue', '    }']
         : ['    if (v === null || v === undefined) continue']),
       `    const p = ${this.#check(type.elem)}`,
       '    if (p !== undefined) {',
@@ -171,43 +228,43 @@ class Writer {
     ].join('\n')
   }
 
-  /** The file: CommonJS exporting a function of the rules that returns the root checkers by definition name. */
-  render (hooks: string[], roots: Record<string, string>): string {
-    const names = ['ANSWER', 'MAX_DEPTH', 'RECEIVE', 'anyJSON', 'at', 'atKey', 'bool', 'bytes', 'enumStr', 'fillMissing', 'int32', 'int64', 'intOrString', 'mismatch', 'nullField', 'patchContent', 'str', 'time', 'tooDeep', 'unknownField']
-    const indent = (text: string) => text.split('\n').map(line => line ? `  ${line}` : line).join('\n')
+  /** The module's text; `roots` (runtimehooksv1 only) are the hooks' requests and responses by definition name. */
+  render (roots?: Record<string, string>): string {
+    const functions = this.#functions.map(({ name, text }) => this.exported.has(name) ? text.replace(/^function /m, 'export function ') : text)
+    const body = functions.join('\n')
+    const rules = RULES.filter(name => new RegExp(`\\b${name}\\b`).test(body))
     return [
-      `// Generated by \`npm run generate\` (tools/decoders.ts) from Cluster API's definitions of ${hooks.join(', ')}; do not edit.`,
+      `// Generated by \`npm run generate\` (tools/decoders.ts) from Cluster API's definitions: the Go decoders of package ${this.pkg}; do not edit.`,
       '/* eslint-disable */',
-      "'use strict'",
-      'module.exports = function decoders (rules) {',
-      `  const { ${names.join(', ')} } = rules`,
-      ...[...this.#constants].map(([code, name]) => `  const ${name} = ${code}`),
+      `import { ${[...rules, 'type Mode', 'type Problem', ...(roots ? ['type Checker'] : [])].join(', ')} } from './rules.js'`,
+      ...[...this.#imports].sort(([a], [b]) => a.localeCompare(b)).map(([pkg, names]) => `import { ${[...names].sort().join(', ')} } from './${pkg}.generated.js'`),
       '',
-      ...this.#functions.flatMap(f => [indent(f), '']),
-      '  return {',
-      Object.entries(roots).map(([definition, fn]) => `    ${JSON.stringify(definition)}: ${fn}`).join(',\n'),
-      '  }',
-      '}',
-      ''
+      ...[...this.#constants].map(([code, { name, type }]) => `const ${name}: ${type} = ${code}`),
+      '',
+      ...functions.flatMap(f => [f, '']),
+      ...(roots
+        ? ['/** The checker of every hook\'s request and response, by definition name. */', 'export const hookCheckers: Readonly<Record<string, Checker>> = {',
+            Object.entries(roots).map(([definition, fn]) => `  ${JSON.stringify(definition)}: ${fn}`).join(',\n'), '}', '']
+        : [])
     ].join('\n')
   }
 }
 
-/** Path (relative to the repository root) -> content of every group's generated decoders. */
+/** Path (relative to the repository root) -> content of every generated decoder module. */
 export function renderDecoders (): Record<string, string> {
   const model = new GoTypes()
-  const files: Record<string, string> = {}
-  for (const [file, hooks] of precompiledGroups()) {
-    const writer = new Writer()
-    const roots: Record<string, string> = {}
-    for (const hook of hooks) {
-      for (const definition of [hook.request, hook.response]) {
-        const type = model.definition(definition)
-        if (type.kind !== 'struct') throw new Error(`${definition} is not a struct`)
-        roots[definition] = writer.functionOf(type)
-      }
+  const modules = new Modules()
+  const hooks = new Module(HOOKS, modules)
+  modules.byPackage.set(HOOKS, hooks)
+  const roots: Record<string, string> = {}
+  for (const hook of capiHooks) {
+    for (const definition of [hook.request, hook.response]) {
+      const type = model.definition(definition)
+      if (type.kind !== 'struct') throw new Error(`${definition} is not a struct`)
+      roots[definition] = modules.functionOf(type, hooks)
     }
-    files[posix.join('src/catalog', file)] = writer.render(hooks.map(h => h.hook), roots)
   }
+  const files: Record<string, string> = {}
+  for (const [pkg, module] of modules.byPackage) files[`${DECODER_DIR}/${pkg}.generated.ts`] = module.render(pkg === HOOKS ? roots : undefined)
   return files
 }

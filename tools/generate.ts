@@ -1,6 +1,6 @@
 // Rebuilds every generated artefact from the schemas, or with --check fails when a committed one is stale.
 //   npm run generate            write the v1alpha1 hook types, the template types of src/topology, openapi/runtime-sdk.json, .yaml,
-//                               the ExtensionConfig CRD, the CLI reference and the hooks' decoders
+//                               the ExtensionConfig CRD, the CLI reference and the hooks' Go decoders
 //   npm run check:generated     compare instead of writing; exit 1 listing stale files
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
@@ -12,7 +12,7 @@ import { capiHooks, definitions } from '../src/api/hooks/v1alpha1/capi.js'
 import templates from '../hooks/v1alpha1/templates.json' with { type: 'json' }
 import { renderCapiTypes, renderTemplateTypes } from './capi-types.js'
 import { CLI_REFERENCE_PATH, renderCliReference } from './cli-reference.js'
-import { DECODERS_PATH, renderDecoders } from './decoders.js'
+import { DECODER_DIR, renderDecoders } from './decoders.js'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const check = process.argv.includes('--check')
@@ -33,10 +33,10 @@ async function generatedFiles (): Promise<Record<string, string>> {
 
 const files = await generatedFiles()
 const stale: string[] = []
-// A generated decoders file no hook has any more.
-for (const name of await readdir(join(root, DECODERS_PATH)).catch(() => [])) {
-  const path = `${DECODERS_PATH}/${name}`
-  if (path in files) continue
+// A generated decoder module no hook needs any more.
+for (const name of await readdir(join(root, DECODER_DIR)).catch(() => [])) {
+  const path = `${DECODER_DIR}/${name}`
+  if (!name.endsWith('.generated.ts') || path in files) continue
   if (check) {
     stale.push(path)
   } else {

@@ -1,11 +1,9 @@
-// Run after tsc by `npm run build`: copies what tsc does not emit (the hooks' generated decoders, CommonJS) to dist/,
-// and writes dist/src/build-info.json, the commit the package is built from (with -dirty when tracked files differ),
-// read by `runtime-sdk --version`. Outside a git checkout the commit is left empty.
+// Run after tsc by `npm run build`: writes dist/src/build-info.json, the commit the package is built from (with
+// -dirty when tracked files differ), read by `runtime-sdk --version`. Outside a git checkout the commit is left empty.
 import { execFileSync } from 'node:child_process'
-import { cpSync, writeFileSync } from 'node:fs'
+import { writeFileSync } from 'node:fs'
 
 const from = (path) => new URL(`../${path}`, import.meta.url)
-cpSync(from('src/catalog/decoders'), from('dist/src/catalog/decoders'), { recursive: true })
 
 const git = (...args) => execFileSync('git', args, { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim()
 let commit = ''

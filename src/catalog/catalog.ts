@@ -2,7 +2,7 @@
 import { codedError } from '../errors/index.js'
 import type { HookConversion, HookDefinition, HookGroupVersion } from '../api/hooks/define.js'
 import { apiVersionOf, compareVersions, type GroupVersionHook, groupHookString, gvhString, hookPath, isKubeVersion } from './identity.js'
-import { isPrecompiled } from './precompiled.js'
+import { goDecoder } from './decoder/hook-checkers.js'
 import { type HookChecks, hookCheck, hookChecks, type ReceivedRequest, type ValidationResult } from './validate.js'
 import { DNS1123_SUBDOMAIN_PATTERN } from '../api/extension-config/rules.js'
 import { GROUP } from '../api/hooks/v1alpha1/constants.js'
@@ -242,7 +242,7 @@ function describeHook (gvh: GroupVersionHook, definition: HookDefinition, conver
     requestKind: `${gvh.hook}Request`,
     responseKind: `${gvh.hook}Response`,
     apiVersion: apiVersionOf(gvh),
-    goDecoded: isPrecompiled(definition.request),
+    goDecoded: goDecoder(definition.request) !== undefined,
     ...(conversion ? { conversion } : {})
   }
 }

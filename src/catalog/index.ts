@@ -1,6 +1,6 @@
 // The hook catalog: which hooks exist in which group versions (catalog.ts, default.ts), their identities and paths
 // (identity.ts), validation of requests and responses per direction (validate.ts; decoders generated for Cluster
-// API's hooks in precompiled.ts, with Go's decoding rules in decoder/; Ajv for the rest in schema-compiler.ts),
+// API's hooks in decoder/, with Go's decoding rules; Ajv for the rest in schema-compiler.ts),
 // conversion between versions, the rules for handlers as Discovery announces them (handlers.ts) and the OpenAPI
 // document (openapi.ts).
 export { Catalog, CatalogError, type CatalogHook, type HookChecks, type ReceivedRequest, type ValidationResult } from './catalog.js'

@@ -3,7 +3,7 @@
 // an extension received, in place, as Go's handler would read it; hookChecks() binds a hook's checks once, for serving.
 //
 // Cluster API's hooks are checked as Go's encoding/json decodes them into Cluster API's types (the decoders generated
-// in decoders/*.generated.cjs, rules in decoder/rules.ts): JSON types, integer ranges, the timestamps and base64 Go
+// in decoder/*.generated.ts, rules in decoder/rules.ts): JSON types, integer ranges, the timestamps and base64 Go
 // parses, nesting; nothing else, since Cluster API's own server and client check nothing else.
 // - request (what Cluster API sends, or our client sends) and decode (an answer our client receives): what Go reads.
 //   requestReceiver (an extension's) also hands the handler what Go's handler reads (see decoder/rules.ts: RECEIVE).
@@ -19,7 +19,7 @@ import type { TSchema } from 'typebox'
 import { decodeProblem, receive } from './decoder/decode.js'
 import { ANSWER, DECODE } from './decoder/rules.js'
 import { fieldPath, formatKey } from './field-path.js'
-import { precompiledDecoder } from './precompiled.js'
+import { goDecoder } from './decoder/hook-checkers.js'
 import { type Direction, SchemaCompiler } from './schema-compiler.js'
 
 export type { Direction } from './schema-compiler.js'
@@ -122,7 +122,7 @@ export function validate (schema: TSchema, value: unknown, direction: Direction 
 
 /** The check validate() makes, bound to its schema and direction once (what a served hook runs on every call). */
 function schemaCheck (schema: TSchema, direction: Direction): SchemaCheck {
-  const decoder = precompiledDecoder(schema)
+  const decoder = goDecoder(schema)
   if (decoder) {
     if (direction !== 'response') return value => decodeProblem(decoder, value, DECODE)
     return value => decodeProblem(decoder, value, ANSWER) ?? missingStatus(value)
@@ -149,7 +149,7 @@ function missingStatus (value: unknown): string | undefined {
  * to the request's schema once.
  */
 function requestReceiver (schema: TSchema): (value: unknown) => { request: unknown } | { message: string } {
-  const decoder = precompiledDecoder(schema)
+  const decoder = goDecoder(schema)
   if (!decoder) throw new Error('requestReceiver reads the requests of Cluster API\'s hooks only')
   return value => receive(decoder, value)
 }

@@ -1,5 +1,5 @@
 // What the controller loads to discover extensions on the Kubernetes API: not Ajv (the API server validates
-// ExtensionConfigs; the hooks' decoders are generated), of the generated decoders only Discovery's, not
+// ExtensionConfigs; the hooks' decoders are generated, ESM modules, one per Go package), not
 // undici's index (fetch, WebSocket, caches...), and not YAML (read only from a kubeconfig file; a pod uses its
 // service account), nor OpenTelemetry's SDK without OTEL_* variables. All cost the controller's resident set; Ajv is
 // loaded once an ExtensionConfig is validated here (the file source).
@@ -38,6 +38,7 @@ t.test('discovery loads neither Ajv nor undici\'s index; validating an Extension
   t.same(discovering.split('\n').filter(line => line.startsWith('module-loaded ') && line.includes('/node_modules/@opentelemetry/') && !line.includes('/node_modules/@opentelemetry/api/')), [],
     'of OpenTelemetry, the API alone: the SDK and exporters are not loaded')
   t.not(loaded(validating, 'ajv').length, 0, 'Ajv is loaded to validate an ExtensionConfig')
-  const decoders = discovering.split('\n').filter(line => line.startsWith('module-loaded ') && line.includes('/src/catalog/decoders/'))
-  t.same(decoders.map(line => line.slice(line.lastIndexOf('/') + 1)), ['discovery.generated.cjs'], 'of the generated decoders, Discovery\'s')
+  const decoders = discovering.split('\n').filter(line => line.startsWith('module-loaded ') && line.includes('/catalog/decoder/') && line.includes('.generated.'))
+  t.same(decoders.map(line => line.slice(line.lastIndexOf('/') + 1).replace(/\.[jt]s$/, '')).sort(), ['builtin.generated', 'clusterv1.generated', 'corev1.generated', 'metav1.generated', 'runtimehooksv1.generated'],
+    'the Go decoders, the ESM module of each Go package')
 })

@@ -1,4 +1,4 @@
-// Runs a generated decoder (decoders/*.generated.cjs) on a value and words the problem Go's decoder would report
+// Runs a generated decoder (*.generated.ts) on a value and words the problem Go's decoder would report
 // first: nesting beyond its limit before anything else (Go checks the whole text before decoding), then the field's
 // path and Go's message.
 import { formatPath } from '../field-path.js'

@@ -1,5 +1,5 @@
 // What Go's encoding/json does with each kind of Cluster API field, for the decoders generated from Cluster API's
-// types (../decoders/*.generated.cjs, written by tools/decoders.ts): the JSON type each Go type takes, integer ranges,
+// types (*.generated.ts, written by tools/decoders.ts): the JSON type each Go type takes, integer ranges,
 // the parsers Go runs (metav1.Time, IntOrString, base64 for []byte), nesting depth, and Go's error messages.
 //
 // A checker gets a value that is neither null nor undefined (Go leaves the zero value for null; an undefined field is
