@@ -22,7 +22,7 @@ async function generatedFiles (): Promise<Record<string, string>> {
   const document = hooksOpenAPIDocument()
   return {
     'src/api/hooks/v1alpha1/types.generated.ts': renderCapiTypes({ definitions, hooks: capiHooks }),
-    'src/topology/templates.generated.ts': renderTemplateTypes(templates),
+    'src/topology/templates.generated.ts': renderTemplateTypes(templates, { definitions, hooks: capiHooks }),
     'openapi/runtime-sdk.json': renderOpenAPI(document, 'json'),
     'openapi/runtime-sdk.yaml': renderOpenAPI(document, 'yaml'),
     [CRD_FILE]: renderCRD(),
