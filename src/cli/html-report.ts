@@ -18,7 +18,7 @@ function page (title: string, body: string): string {
 }
 
 /** How long each hook held the Cluster: from a blocking answer to the next answer that lets it go. */
-export function holds (timeline: readonly TimelineEntry[]): Array<{ hook: string, from: number, to: number, calls: number, message: string }> {
+function holds (timeline: readonly TimelineEntry[]): Array<{ hook: string, from: number, to: number, calls: number, message: string }> {
   const out: Array<{ hook: string, from: number, to: number, calls: number, message: string }> = []
   const open = new Map<string, { from: number, calls: number, message: string }>()
   for (const e of timeline) {

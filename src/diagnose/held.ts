@@ -13,15 +13,15 @@ import type { RuntimeClient } from '../client/runtime-client.js'
 import type { ClusterObject } from '../simulate/index.js'
 
 /** TopologyReconciled: whether the topology controller reconciled the Cluster, and if not why. */
-export const TOPOLOGY_RECONCILED_CONDITION = 'TopologyReconciled'
+const TOPOLOGY_RECONCILED_CONDITION = 'TopologyReconciled'
 /** The TopologyReconciled reason of a reconcile that failed (a hook call's error among others). */
-export const RECONCILE_FAILED_REASON = 'ReconcileFailed'
+const RECONCILE_FAILED_REASON = 'ReconcileFailed'
 
 /** How a hook stands in the way. */
-export type HoldState = 'blocking' | 'failed' | 'pending' | 'held by annotation'
+type HoldState = 'blocking' | 'failed' | 'pending' | 'held by annotation'
 
 /** A hook that holds the Cluster, failed on it, or is still owed to it. */
-export interface HoldingHook {
+interface HoldingHook {
   hook: string
   /** state: blocking (it answered retryAfterSeconds), failed (its call failed), pending (Cluster API will call it), held by annotation. */
   state: HoldState
@@ -38,7 +38,7 @@ export interface HoldingHook {
 }
 
 /** A hook's answer now. */
-export interface HookAnswerNow {
+interface HookAnswerNow {
   /** status is Success or Failure, Error for a call that failed, `not called` when it would not be called now. */
   status: string
   /** retryAfterSeconds is the answer's, when it still holds the Cluster. */

@@ -10,7 +10,7 @@ import { context, propagation, trace } from '@opentelemetry/api'
 export class TracingConfigError extends codedError('ERR_RUNTIME_SDK_TRACING_CONFIG') {}
 
 /** Tracing as started: shutdown flushes the spans not yet exported. */
-export interface Tracing {
+interface Tracing {
   /** protocol is the OTLP protocol spans are exported with. */
   protocol: 'http/protobuf' | 'http/json'
   /** shutdown exports what is pending and stops. */
