@@ -46,7 +46,7 @@ export function serveCommand (io: CliIO = defaultIO): Command {
     .option('--client-ca-file <file>', 'require client certificates issued by this CA (mTLS)')
     .option('--insecure-http', 'serve plain HTTP (Cluster API only calls HTTPS; for tests or behind a TLS proxy)')
     .option('--path-prefix <prefix>', 'path prefix in front of every hook path')
-    .option('--responses <file>', 'reference extension: YAML/JSON file presetting lifecycle hook answers, re-read on change')
+    .option('--responses <file>', 'reference extension: YAML/JSON file presetting lifecycle hook answers (and a GeneratePatches Failure), re-read on change')
     .option('--log-level <level>', 'pino log level', 'info')
     .option('--workers <n>', 'processes serving the same port (node:cluster), one per core to use', boundedCountOption(64), 1)
     .option('--max-connections <n>', 'open connections per process beyond which new ones are closed', boundedCountOption(1_000_000), DEFAULT_LIMITS.maxConnections)

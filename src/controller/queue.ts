@@ -1,6 +1,7 @@
 // A keyed work queue in the manner of client-go's workqueue: a key waits at most once, is processed by one
 // worker at a time (an add while it runs re-queues it afterwards), fails into per-key exponential backoff, and
-// starts no sooner than a minimum interval after its previous start.
+// starts no sooner than a minimum interval after its previous start. Waits are measured on the monotonic clock: a
+// step of the wall clock (NTP, a VM resumed) neither shortens nor stretches them.
 import { backoffDelay } from '../backoff/backoff.js'
 
 interface WorkQueueOptions {
@@ -89,7 +90,7 @@ export class WorkQueue {
     if (this.#stopped) return
     if (delayMs <= 0) return this.add(key)
     const state = this.#stateOf(key)
-    const dueAt = Date.now() + delayMs
+    const dueAt = performance.now() + delayMs
     if (state.timer && state.dueAt !== undefined && state.dueAt <= dueAt) return
     this.#clearTimer(key)
     state.dueAt = dueAt
@@ -152,7 +153,7 @@ export class WorkQueue {
 
   #intervalWait (key: string): number {
     const last = this.#state.get(key)?.lastStart ?? -Infinity
-    return Math.ceil(last + this.#minIntervalMs - Date.now())
+    return Math.ceil(last + this.#minIntervalMs - performance.now())
   }
 
   #pump (): void {
@@ -163,14 +164,14 @@ export class WorkQueue {
       this.#queued.delete(key)
       this.#observer.depth?.(this.#queue.length)
       this.#running.add(key)
-      this.#stateOf(key).lastStart = Date.now()
+      this.#stateOf(key).lastStart = performance.now()
       this.#run(processor, key).catch(() => {}) // #run settles every outcome itself
     }
     if (this.#queue.length === 0 && this.#running.size === 0) for (const resolve of this.#idle.splice(0)) resolve()
   }
 
   async #run (processor: Processor, key: string): Promise<void> {
-    const started = Date.now()
+    const started = performance.now()
     let retryAfter: number | undefined
     try {
       const result = await processor(key)
@@ -183,7 +184,7 @@ export class WorkQueue {
       retryAfter = backoffDelay(++state.failures, { initialMs: this.#baseDelayMs, maxMs: this.#maxDelayMs })
       this.#observer.retried?.()
     }
-    this.#observer.processed?.(Date.now() - started)
+    this.#observer.processed?.(performance.now() - started)
     this.#running.delete(key)
     if (this.#dirty.delete(key)) this.add(key)
     else if (retryAfter !== undefined) this.addAfter(key, retryAfter)

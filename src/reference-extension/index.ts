@@ -9,7 +9,7 @@ import { upgradePlanHandlers } from './upgrade-plan.js'
 
 /** How the reference extension answers. */
 export interface ReferenceExtensionOptions extends InPlaceOptions {
-  /** responsesFile (YAML or JSON) presets the answers of lifecycle hooks; re-read when it changes. */
+  /** responsesFile (YAML or JSON) presets the answers of lifecycle hooks, and a Failure of GeneratePatches; re-read when it changes. */
   responsesFile?: string
 }
 
@@ -19,7 +19,7 @@ export interface ReferenceExtensionOptions extends InPlaceOptions {
  */
 export function referenceHandlers (options: ReferenceExtensionOptions = {}): ExtensionHandler[] {
   const responses = options.responsesFile ? new ResponsesFile(options.responsesFile) : undefined
-  return [...lifecycleHandlers(responses), ...topologyHandlers(), ...inPlaceHandlers(options), ...upgradePlanHandlers()]
+  return [...lifecycleHandlers(responses), ...topologyHandlers(responses), ...inPlaceHandlers(options), ...upgradePlanHandlers()]
 }
 
 export { ResponsesFile, parseResponses, type PresetResponse } from './responses.js'

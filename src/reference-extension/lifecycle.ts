@@ -7,8 +7,7 @@ import {
   BeforeClusterDelete, BeforeClusterUpgrade, BeforeControlPlaneUpgrade, BeforeWorkersUpgrade
 } from '../api/hooks/v1alpha1/index.js'
 import { type ExtensionHandler } from '../server/types.js'
-import type { ResponsesFile } from './responses.js'
-import { HookError } from '../server/errors.js'
+import { presetFor, type ResponsesFile } from './responses.js'
 
 const LIFECYCLE_HOOKS: readonly HookDefinition[] = [
   BeforeClusterCreate, AfterControlPlaneInitialized, BeforeClusterUpgrade, BeforeControlPlaneUpgrade, AfterControlPlaneUpgrade,
@@ -27,12 +26,7 @@ export function lifecycleHandlers (responses: ResponsesFile | undefined): Extens
       hook,
       name: kebabName(hook.hook),
       handler: async (_request: unknown, ctx: { log: { info: (o: object, m: string) => void } }) => {
-        let preset
-        try {
-          preset = await responses?.get(hook.hook)
-        } catch (err) {
-          throw new HookError((err as Error).message)
-        }
+        const preset = await presetFor(responses, hook.hook)
         const answer = {
           status: preset?.status ?? 'Success',
           ...(preset?.message ? { message: preset.message } : {}),

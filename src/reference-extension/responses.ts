@@ -1,12 +1,15 @@
 // The responses file of the reference extension: per lifecycle hook, the answer to give, so that a user can
-// make a hook block (retryAfterSeconds > 0) or fail, and later release it by editing the file.
+// make a hook block (retryAfterSeconds > 0) or fail, and later release it by editing the file; GeneratePatches
+// answers a preset Failure instead of its patches.
 //
 //   # responses.yaml (JSON works too; keys are matched case-insensitively, like Go's decoder does)
 //   BeforeClusterUpgrade: { status: Success, message: waiting for approval, retryAfterSeconds: 10 }
 //   BeforeClusterDelete: { status: Failure, message: deletion is disabled }
+//   GeneratePatches: { status: Failure, message: patches are frozen }
 //
 // The file is checked on every call and re-read when its modification time or size changed.
 import { readFile, stat } from 'node:fs/promises'
+import { HookError } from '../server/errors.js'
 
 export interface PresetResponse {
   status: 'Success' | 'Failure'
@@ -70,4 +73,13 @@ export function parseResponses (document: unknown): Map<string, PresetResponse> 
     responses.set(hook.toLowerCase(), { status, ...(message !== undefined ? { message } : {}), retryAfterSeconds })
   }
   return responses
+}
+
+/** The preset answer of a hook, if the file has one; a file that cannot be read fails the call with why. */
+export async function presetFor (responses: ResponsesFile | undefined, hook: string): Promise<PresetResponse | undefined> {
+  try {
+    return await responses?.get(hook)
+  } catch (err) {
+    throw new HookError((err as Error).message)
+  }
 }

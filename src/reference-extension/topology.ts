@@ -14,6 +14,7 @@
 import { DiscoverVariables, GeneratePatches, PATCH_TYPES, ValidateTopology } from '../api/hooks/v1alpha1/index.js'
 import { defineHandler, type ExtensionHandler } from '../server/types.js'
 import { HookError } from '../server/errors.js'
+import { presetFor, type ResponsesFile } from './responses.js'
 import {
   defineVariables, ensurePath, getString, getValue, getVariable, isKind, templates, toVariables, variableSchema as v,
   walkTemplates, type PatchFormat, type TemplateContext, type TemplateObject, type Variables
@@ -91,11 +92,18 @@ function patchFormatOf (settings: Readonly<Record<string, string>> | undefined):
   return format as PatchFormat
 }
 
-const generatePatches = defineHandler({
-  hook: GeneratePatches,
-  name: 'generate-patches',
-  handler: (request, ctx) => walkTemplates(request, mutate, { patchFormat: patchFormatOf(request.settings), signal: ctx.signal })
-})
+/** GeneratePatches: our patch on every template, unless the responses file makes it fail. */
+function generatePatches (responses: ResponsesFile | undefined): ExtensionHandler {
+  return defineHandler({
+    hook: GeneratePatches,
+    name: 'generate-patches',
+    handler: async (request, ctx) => {
+      const preset = await presetFor(responses, 'GeneratePatches')
+      if (preset?.status === 'Failure') return { status: 'Failure' as const, ...(preset.message ? { message: preset.message } : {}) }
+      return walkTemplates(request, mutate, { patchFormat: patchFormatOf(request.settings), signal: ctx.signal })
+    }
+  })
+}
 
 const validateTopology = defineHandler({
   hook: ValidateTopology,
@@ -120,6 +128,6 @@ const discoverVariables = defineHandler({
   handler: () => ({ status: 'Success' as const, variables })
 })
 
-export function topologyHandlers (): ExtensionHandler[] {
-  return [generatePatches, validateTopology, discoverVariables]
+export function topologyHandlers (responses?: ResponsesFile): ExtensionHandler[] {
+  return [generatePatches(responses), validateTopology, discoverVariables]
 }

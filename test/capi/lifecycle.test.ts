@@ -5,8 +5,8 @@
 //   the Cluster's templates carry what our GeneratePatches answered;
 // - creation held by BeforeClusterCreate (retryAfterSeconds from the responses file) until released,
 //   AfterControlPlaneInitialized, an upgrade held by BeforeClusterUpgrade (which `runtime-sdk held` explains as Cluster
-//   API's TopologyReconciled condition says it) then through every upgrade hook, deletion held by BeforeClusterDelete
-//   until released;
+//   API's TopologyReconciled condition says it) then through every upgrade hook, a GeneratePatches made to fail (which
+//   `runtime-sdk held` explains too), deletion held by BeforeClusterDelete until released;
 // - every call seen by our server's metrics and Cluster API's capi_runtime_sdk_requests_total, answered 200 and
 //   decoded: Cluster API counts no call error and logs none.
 import { mkdtemp, writeFile } from 'node:fs/promises'
@@ -36,7 +36,7 @@ const capi = await startClusterApi(cp, { log: (m) => t.comment(m) })
 t.teardown(() => capi.stop())
 const dir = await mkdtemp(join(tmpdir(), 'runtime-sdk-capi-lifecycle-'))
 const responses = join(dir, 'responses.yaml')
-const answer = (preset: Record<string, { retryAfterSeconds: number, message?: string }>) => writeFile(responses, stringify(preset))
+const answer = (preset: Record<string, { status?: 'Success' | 'Failure', retryAfterSeconds?: number, message?: string }>) => writeFile(responses, stringify(preset))
 await answer({})
 const extension = await serveReferenceExtension(join(dir, 'certs'), { responses })
 t.teardown(() => { extension.child.kill('SIGKILL') })
@@ -131,6 +131,26 @@ t.test('an upgrade: GenerateUpgradePlan, BeforeClusterUpgrade holding it until r
   t.equal((await get('kubeadmcontrolplanes', cluster.spec.controlPlaneRef.name)).spec.version, TO, 'the control plane is upgraded')
 })
 
+t.test('a failing GeneratePatches: held explains it from TopologyReconciled, the hook and the handler', async t => {
+  await answer({ GeneratePatches: { status: 'Failure', message: 'patches refused by the test' } })
+  // A change to the Cluster makes the topology controller reconcile it, and call GeneratePatches, again.
+  await kubectl(['annotate', 'cluster', 'loop', '-n', 'default', '--overwrite', `runtime-sdk.x-k8s.io/nudge=${Date.now()}`])
+  const failed = await waitFor(async () => {
+    const c = condition(await get('cluster', 'loop'), 'TopologyReconciled')
+    return c?.reason === 'ReconcileFailed' && c.message?.includes('patches refused by the test') === true && c
+  }, { ...LONG, message: 'TopologyReconciled ReconcileFailed with our message' })
+  const held = await runCliHere(['held', '--kubeconfig', cp.kubeconfigPath, '-n', 'default', '--cluster', 'loop', '-o', 'json'])
+  t.equal(held.code, 0, held.stderr)
+  t.match(JSON.parse(held.stdout), [{
+    cluster: 'default/loop',
+    topologyReconciled: { status: 'False', reason: 'ReconcileFailed', message: failed.message },
+    holding: [{ hook: 'GeneratePatches', state: 'failed', handlers: ['generate-patches.reference'], message: /patches refused by the test/, undiscovered: [] }]
+  }], 'held: GeneratePatches of the reference extension failed, with its message')
+  await answer({})
+  await kubectl(['annotate', 'cluster', 'loop', '-n', 'default', '--overwrite', `runtime-sdk.x-k8s.io/nudge=${Date.now()}`])
+  await waitFor(async () => condition(await get('cluster', 'loop'), 'TopologyReconciled')?.status === 'True', { ...LONG, message: 'TopologyReconciled once GeneratePatches answers again' })
+})
+
 t.test('deleting: BeforeClusterDelete holds it until released', async t => {
   await answer({ BeforeClusterDelete: { retryAfterSeconds: 2, message: 'held by the test' } })
   await kubectl(['delete', 'cluster', 'loop', '-n', 'default', '--wait=false'])
@@ -140,9 +160,9 @@ t.test('deleting: BeforeClusterDelete holds it until released', async t => {
   await waitFor(async () => (await list('clusters')).length === 0, { ...LONG, message: 'the Cluster is gone once released' })
 })
 
-t.test('every call answered and decoded: Cluster API counts no error and logs none', async t => {
+t.test('every call answered and decoded: Cluster API counts no error and logs none but the Failure we asked for', async t => {
   const metrics = await capi.manager('core').metrics()
   t.equal(counter(metrics, 'capi_runtime_sdk_requests_total', { code: '<error>' }), 0, 'no call error')
-  t.equal(counter(metrics, 'capi_runtime_sdk_requests_total', { status: 'Failure' }), 0, 'no Failure')
-  t.notMatch(capi.manager('core').log(), /failed to (call|decode|unmarshal)/i)
+  t.equal(counter(metrics, 'capi_runtime_sdk_requests_total', { status: 'Failure' }), counter(metrics, 'capi_runtime_sdk_requests_total', { hook: 'GeneratePatches', status: 'Failure' }), 'no Failure but GeneratePatches\'')
+  t.same(capi.manager('core').log().split('\n').filter(line => /failed to (call|decode|unmarshal)/i.test(line) && !line.includes('patches refused by the test')), [])
 })

@@ -21,6 +21,8 @@ interface Fault {
   error: RegExp
   /** ignorable: Ignore turns the error into Success. */
   ignorable: boolean
+  /** timeoutSeconds of the handler: 1, or more where a 20 MiB body must arrive in time on a loaded machine. */
+  timeoutSeconds?: number
 }
 
 const withRoute = (route: Route, caBundle = pki.caBundle, cert = pki.server) => async () => {
@@ -69,6 +71,7 @@ const faults: Fault[] = [
     name: '500 with a 20 MiB + 1 body',
     setup: withRoute((_r, res) => json(res, 'e'.repeat(MAX_BODY_BYTES + 1), 500)),
     ignorable: true,
+    timeoutSeconds: 30,
     error: /^http call failed: got response with status code 500 != 200: failed to read response body$/
   },
   { name: 'invalid JSON', setup: withRoute((_r, res) => json(res, '{"status": "Succ')), ignorable: true, error: /^http call failed: failed to decode response: .*JSON/ },
@@ -82,6 +85,7 @@ const faults: Fault[] = [
     name: '20 MiB + 1 body',
     setup: withRoute((_r, res) => json(res, `{"status":"Success","message":"${'m'.repeat(MAX_BODY_BYTES + 1 - 33)}"}`)),
     ignorable: true,
+    timeoutSeconds: 30,
     error: /^http call failed: failed to decode response: the response is larger than 20971520 bytes \(maxResponseBytes\)$/
   },
   { name: 'status Failure', setup: withRoute((_r, res) => json(res, { status: 'Failure', message: 'nope', retryAfterSeconds: 0 })), ignorable: false, error: /^got failure response with message: nope$/ },
@@ -95,7 +99,7 @@ for (const policy of ['Fail', 'Ignore'] as const) {
       const target = await fault.setup()
       const client = new HttpRuntimeClient({ backoff: false })
       t.teardown(async () => { await client.close(); await target.close() })
-      client.warmUp([extensionConfig('ext', target.url, target.caBundle, [{ name: 'h', hook: 'BeforeClusterCreate', timeoutSeconds: 1, failurePolicy: policy }])])
+      client.warmUp([extensionConfig('ext', target.url, target.caBundle, [{ name: 'h', hook: 'BeforeClusterCreate', timeoutSeconds: fault.timeoutSeconds ?? 1, failurePolicy: policy }])])
       const call = client.callAllExtensions(BeforeClusterCreate, cluster, { cluster })
       if (policy === 'Ignore' && fault.ignorable) {
         const result = await call

@@ -60,7 +60,7 @@ t.test('errors retry with per-key exponential backoff, success resets it', async
   const times: number[] = []
   let fail = 4
   queue.start(async () => {
-    times.push(Date.now())
+    times.push(performance.now())
     if (fail-- > 0) throw new Error('boom')
   })
   queue.add('a')
@@ -76,7 +76,7 @@ t.test('errors retry with per-key exponential backoff, success resets it', async
 t.test('the minimum interval spaces runs of one key', async t => {
   const queue = new WorkQueue({ minIntervalMs: 60 })
   const times: number[] = []
-  queue.start(async () => { times.push(Date.now()) })
+  queue.start(async () => { times.push(performance.now()) })
   queue.add('a')
   await queue.idle()
   queue.add('a')

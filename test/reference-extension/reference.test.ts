@@ -73,6 +73,20 @@ t.test('lifecycle hooks answer from the responses file, re-read when it changes'
   t.equal((await hookCall('BeforeClusterUpgrade', 'before-cluster-upgrade', body)).status, 'Success', 'empty file: defaults')
 })
 
+t.test('GeneratePatches answers the Failure the responses file presets, and its patches again once released', async (t) => {
+  const body = fixture('GeneratePatches')
+  await sleep(20)
+  writeFileSync(responsesFile, 'GeneratePatches: { status: Failure, message: patches are frozen }\n')
+  t.same(await hookCall('GeneratePatches', 'generate-patches', body), { kind: 'GeneratePatchesResponse', apiVersion: API, status: 'Failure', message: 'patches are frozen' })
+  await sleep(20)
+  writeFileSync(responsesFile, 'GeneratePatches: { status: Success }\n')
+  const released = await hookCall('GeneratePatches', 'generate-patches', body)
+  t.equal(released.status, 'Success')
+  t.ok((released.items as unknown[]).length > 0, 'its patches')
+  await sleep(20)
+  writeFileSync(responsesFile, '')
+})
+
 t.test('parseResponses rejects what it cannot answer', async (t) => {
   t.throws(() => parseResponses(['x']), /must map hook names/)
   t.throws(() => parseResponses({ A: 'x' }), /A: must be an object/)
