@@ -1,6 +1,6 @@
 // The OpenAPI 3.0 document of a catalog: one POST operation per hook version, request and response
 // schemas as named components (the names Cluster API's own document uses).
-import { COMPONENT_KEYWORD } from '../api/schema/builders.js'
+import { COMPONENT_KEYWORD, COMPONENT_REF_KEYWORD } from '../api/schema/builders.js'
 import type { Catalog, CatalogHook } from './catalog.js'
 import { createCatalog, HOOKS_GROUP } from './default.js'
 import { hookPath } from './identity.js'
@@ -112,15 +112,7 @@ function toOpenAPI (schema: unknown, components: Record<string, Schema>): Schema
   const source = schema as Schema
   const name = source[COMPONENT_KEYWORD]
   if (typeof name === 'string') {
-    // A schema that refers to itself (JSONSchemaProps): the reference, while its body is being converted.
-    if (converting.has(source)) return { $ref: `#/components/schemas/${name}` }
-    converting.add(source)
-    let body: Schema
-    try {
-      body = convertBody(source, components)
-    } finally {
-      converting.delete(source)
-    }
+    const body = convertBody(source, components)
     const existing = components[name]
     if (existing && JSON.stringify(existing) !== JSON.stringify(body)) throw new Error(`two different schemas are named ${name}`)
     components[name] = body
@@ -129,9 +121,13 @@ function toOpenAPI (schema: unknown, components: Record<string, Schema>): Schema
   return convertBody(source, components)
 }
 
-const converting = new Set<Schema>()
-
 function convertBody (source: Schema, components: Record<string, Schema>): Schema {
+  // A reference by name (a schema that contains itself): OpenAPI 3.0 ignores a $ref's siblings, so allOf carries it.
+  const ref = source[COMPONENT_REF_KEYWORD]
+  if (typeof ref === 'string') {
+    const { [COMPONENT_REF_KEYWORD]: _ref, ...rest } = source
+    return Object.keys(rest).length > 0 ? { allOf: [{ $ref: `#/components/schemas/${ref}` }], ...rest } : { $ref: `#/components/schemas/${ref}` }
+  }
   const anyOf = source['anyOf'] as Schema[] | undefined
   if (anyOf && anyOf.length === 2 && anyOf.some(s => s['type'] === 'null')) {
     const inner = toOpenAPI(anyOf.find(s => s['type'] !== 'null'), components)

@@ -12,8 +12,14 @@ export type { Static, TSchema, TObject, TProperties }
 /** Keyword naming a schema as a reusable OpenAPI component; the generator turns named subschemas into $refs. */
 export const COMPONENT_KEYWORD = 'x-runtime-sdk-component'
 
+/**
+ * Keyword standing for a reference to a named component, for a schema that contains itself (JSONSchemaProps): the
+ * OpenAPI generator writes a $ref, validators take any value. The schema objects stay acyclic.
+ */
+export const COMPONENT_REF_KEYWORD = 'x-runtime-sdk-component-ref'
+
 /** Extra keywords our schemas carry besides standard JSON Schema; validators must accept them. */
-export const SCHEMA_KEYWORDS = [COMPONENT_KEYWORD, 'x-kubernetes-list-type', 'x-kubernetes-list-map-keys', 'x-kubernetes-map-type', 'x-kubernetes-preserve-unknown-fields']
+export const SCHEMA_KEYWORDS = [COMPONENT_KEYWORD, COMPONENT_REF_KEYWORD, 'x-kubernetes-list-type', 'x-kubernetes-list-map-keys', 'x-kubernetes-map-type', 'x-kubernetes-preserve-unknown-fields']
 
 const INT32_MIN = -2147483648
 const INT32_MAX = 2147483647

@@ -3,7 +3,7 @@
 // named as an OpenAPI component and shared by every schema that refers to it; what validation checks of them is
 // decided per direction in src/catalog/validate.ts.
 import type { TSchema } from 'typebox'
-import { COMPONENT_KEYWORD } from '../../schema/builders.js'
+import { COMPONENT_KEYWORD, COMPONENT_REF_KEYWORD } from '../../schema/builders.js'
 import { capiHooks, definitions } from './capi.js'
 
 type Schema = Record<string, unknown>
@@ -37,9 +37,10 @@ function recurse (self: Schema): void {
     const description = properties[key]?.['description']
     return typeof description === 'string' ? { ...schema, description } : schema
   }
-  properties['properties'] = described('properties', { type: 'object', additionalProperties: self })
-  for (const key of ['additionalProperties', 'items', 'not']) properties[key] = described(key, { allOf: [self] })
-  for (const key of ['allOf', 'oneOf', 'anyOf']) properties[key] = described(key, { type: 'array', items: self })
+  const ref = { [COMPONENT_REF_KEYWORD]: JSON_SCHEMA_PROPS }
+  properties['properties'] = described('properties', { type: 'object', additionalProperties: ref })
+  for (const key of ['additionalProperties', 'items', 'not']) properties[key] = described(key, ref)
+  for (const key of ['allOf', 'oneOf', 'anyOf']) properties[key] = described(key, { type: 'array', items: ref })
 }
 
 /** Rewrites a definition's schema: references become the shared schema objects, `nullable` an `anyOf` with null. */
