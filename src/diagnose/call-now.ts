@@ -15,6 +15,7 @@ const TOPOLOGY_HOOKS = new Set(['DiscoverVariables', 'GeneratePatches', 'Validat
 class OneHookClient implements RuntimeClient {
   readonly #client: RuntimeClient
   readonly #hook: string
+  readonly #catalog = createCatalog()
 
   constructor (client: RuntimeClient, hook: string) {
     this.#client = client
@@ -34,7 +35,7 @@ class OneHookClient implements RuntimeClient {
 
   async callAllExtensions<H extends HookDefinition> (hook: H, forObject: KubeObject, request: RequestOf<H>, options?: CallOptions): Promise<CallResult<ResponseOf<H>>> {
     if (this.#called(hook)) return await this.#client.callAllExtensions(hook, forObject, request, options)
-    const entry = createCatalog().of(hook)
+    const entry = this.#catalog.of(hook)
     return { response: { kind: entry?.responseKind, apiVersion: entry?.apiVersion, status: 'Success' } as ResponseOf<H>, handlers: [] }
   }
 

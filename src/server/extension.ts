@@ -19,7 +19,7 @@ import { lazyChildLogger } from './lazy-logger.js'
 import type { ServerMetrics } from './metrics.js'
 import type { HookRecorder } from './recording.js'
 import type { ExtensionHandler, ExtensionHandlers } from './types.js'
-import { ATTRIBUTES, incomingContext, type Span, SpanKind, SpanStatusCode, tracer } from '../telemetry/trace.js'
+import { ATTRIBUTES, endSpan, incomingContext, type Span, SpanKind, tracer } from '../telemetry/trace.js'
 
 /** The default safety margin between a handler's deadline and the caller's timeout. */
 export const DEFAULT_DEADLINE_MARGIN_MS = 500
@@ -99,7 +99,7 @@ export function hookEndpoints (extension: PreparedExtension, options: { deadline
         const finish = (answer: HookAnswer): string => {
           metrics.observe(answer.status, (performance.now() - started) / 1000, answer.reason)
           if (span.isRecording()) traceAnswer(span, answer)
-          span.end()
+          endSpan(span, answer.status === 'Success' ? undefined : String(answer.body['message'] ?? answer.status))
           return JSON.stringify(answer.body)
         }
         const onRequest = span.isRecording() ? (request: unknown) => { traceCluster(span, request) } : undefined
@@ -124,7 +124,6 @@ function traceAnswer (span: Span, answer: HookAnswer): void {
   const retry = answer.body['retryAfterSeconds']
   if (typeof retry === 'number' && retry > 0) span.setAttribute(ATTRIBUTES.retryAfterSeconds, retry)
   if (answer.reason) span.setAttribute(ATTRIBUTES.failureReason, answer.reason)
-  if (answer.status !== 'Success') span.setStatus({ code: SpanStatusCode.ERROR, message: String(answer.body['message'] ?? answer.status) })
 }
 
 /** The Cluster a request is about (lifecycle hooks carry it, topology hooks in the builtin variable) on its span. */

@@ -4,7 +4,7 @@
 // reconciles are spans too. The helpers here keep the hook path to one allocation when nothing is registered.
 import { context, type Context, propagation, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api'
 
-export { context, type Span, SpanKind, SpanStatusCode, trace }
+export { context, type Span, SpanKind, trace }
 
 /** The tracer of runtime-sdk's spans. */
 export const tracer = trace.getTracer('runtime-sdk')
