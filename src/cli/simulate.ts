@@ -109,28 +109,21 @@ async function simulateLiveClusters (io: CliIO, opts: SimulateCliOptions): Promi
   const given = opts.handlers !== undefined || opts.url !== undefined || opts.extensionConfigs !== undefined
   const results: Array<{ cluster: string, result: SimulationResult }> = []
   try {
-    let clusters
-    let registered
-    try {
-      clusters = await listClusters(cluster.api, selection)
-      const namespaces = [...new Set(clusters.map(c => c.metadata.namespace))]
-      const clientCertificate = clientCertificateOf(opts)
-      registered = given ? undefined : await registeredExtensions(cluster.api, namespaces, clientCertificate ? { clientCertificate } : {})
-    } catch (err) {
-      if (err instanceof SimulationInputError) throw err
-      throw managementClusterProblem(err, cluster.server)
-    }
+    // A failure to read the management cluster says which server and why, in one line.
+    const reading = async <T>(read: () => Promise<T>): Promise<T> => await read().catch((err: unknown) => {
+      throw err instanceof SimulationInputError ? err : managementClusterProblem(err, cluster.server)
+    })
+    const clusters = await reading(() => listClusters(cluster.api, selection))
+    // Checked before any client is made, so that nothing is left open.
     if (clusters.length === 0) throw new OperationFailed('no Cluster with a managed topology matches')
+    if (opts.html && clusters.length !== 1) throw new UsageError(`--html draws one Cluster's life and ${clusters.length} were chosen: pick one with --namespace and --cluster`)
+    const namespaces = [...new Set(clusters.map(c => c.metadata.namespace))]
+    const clientCertificate = clientCertificateOf(opts)
+    const registered = given ? undefined : await reading(() => registeredExtensions(cluster.api, namespaces, clientCertificate ? { clientCertificate } : {}))
     try {
       for (const c of clusters) {
         const key = `${c.metadata.namespace}/${c.metadata.name}`
-        let live
-        try {
-          live = await readLiveCluster(cluster.api, c)
-        } catch (err) {
-          if (err instanceof SimulationInputError) throw err
-          throw managementClusterProblem(err, cluster.server)
-        }
+        const live = await reading(() => readLiveCluster(cluster.api, c))
         const target = given ? await extensionTarget(opts, classExtensionName(live.objects.find(o => o.kind === 'ClusterClass')) ?? 'extension') : undefined
         try {
           const result = await simulate({
@@ -153,10 +146,8 @@ async function simulateLiveClusters (io: CliIO, opts: SimulateCliOptions): Promi
     await cluster.close()
   }
   io.stdout(render(opts.output, results, () => results.map(r => `Cluster ${r.cluster}:\n${tableText(r.result, opts.toVersion)}`).join('\n')))
-  if (opts.html) {
-    if (results.length !== 1) throw new UsageError(`--html draws one Cluster's life and ${results.length} were chosen: pick one with --namespace and --cluster`)
-    await writeFile(opts.html, simulationHtml((results[0] as { result: SimulationResult }).result, (results[0] as { cluster: string }).cluster))
-  }
+  const [only] = results
+  if (opts.html && only) await writeFile(opts.html, simulationHtml(only.result, only.cluster))
   const failed = results.filter(r => r.result.outcome === 'failed')
   if (failed.length > 0) {
     io.stderr(`error: ${failed.map(r => `${r.cluster}: ${r.result.error ?? 'the simulation failed'}`).join('; ')}\n`)
