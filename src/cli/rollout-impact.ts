@@ -81,7 +81,7 @@ async function impactOfFiles (opts: RolloutImpactCliOptions): Promise<RolloutImp
   const name = opts.name ?? classExtensionName(objects.find(o => (o as { kind?: unknown })?.kind === 'ClusterClass')) ?? 'extension'
   const current = new InProcessRuntimeClient(createInProcessExtension({ handlers: opts.currentHandlers ? await loadHandlers(opts.currentHandlers) : referenceHandlers() }), name)
   const created = await simulate({ client: current, objects, sourceOf: o => sources.get(o), delete: false, checkDeterminism: false })
-  if (created.outcome === 'failed' || !created.state) throw new OperationFailed(`the Cluster cannot be created with the current extension: ${created.error ?? ''}`)
+  if (created.outcome === 'failed' || !created.state) throw new Error(`the Cluster cannot be created with the current extension: ${created.error ?? ''}`) // said in one line, exit 1
   const { state } = created
   const candidate = await candidateOf(opts, name)
   let impact: ClusterImpact | ClusterImpactFailure

@@ -115,7 +115,7 @@ async function simulateLiveClusters (io: CliIO, opts: SimulateCliOptions): Promi
     })
     const clusters = await reading(() => listClusters(cluster.api, selection))
     // Checked before any client is made, so that nothing is left open.
-    if (clusters.length === 0) throw new OperationFailed('no Cluster with a managed topology matches')
+    if (clusters.length === 0) throw new Error('no Cluster with a managed topology matches') // said in one line, exit 1
     if (opts.html && clusters.length !== 1) throw new UsageError(`--html draws one Cluster's life and ${clusters.length} were chosen: pick one with --namespace and --cluster`)
     const namespaces = [...new Set(clusters.map(c => c.metadata.namespace))]
     const clientCertificate = clientCertificateOf(opts)

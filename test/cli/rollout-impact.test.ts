@@ -47,6 +47,10 @@ t.test('on files: what the candidate changes, per object, and why', async t => {
   const same = await runCliHere(['rollout-impact', '-f', EXAMPLE, '--handlers', V2, '--current-handlers', V2, '--fail-on-rollout'])
   t.equal(same.code, 0, 'the same version against itself changes nothing')
   t.match(same.stdout, /default\/loop\s+-\s+-\s+none\s+nothing changes/)
+
+  const refused = await runCliHere(['rollout-impact', '-f', EXAMPLE, '--handlers', V2, '--current-handlers', fileURLToPath(new URL('../helpers/refuses-creation.ts', import.meta.url))])
+  t.equal(refused.code, 1)
+  t.match(refused.stderr, /^error: the Cluster cannot be created with the current extension: .*no new Clusters today.*\n$/, 'said in one line')
 })
 
 t.test('bad input: one line and exit 2', async t => {
