@@ -140,6 +140,24 @@ export function goValue (v: unknown): string {
   return String(v)
 }
 
+/** fmt's %#v of a decoded JSON value: Go syntax, `map[string]interface {}{"k":1}`, `[]interface {}{"a", interface {}(nil)}`. */
+export function goSharpV (v: unknown): string {
+  if (v === null || v === undefined) return 'interface {}(nil)'
+  if (typeof v === 'string') return goQuote(v)
+  if (Array.isArray(v)) return '[]interface {}{' + v.map(goSharpV).join(', ') + '}'
+  if (isRecord(v)) return 'map[string]interface {}{' + Object.keys(v).sort(compareBytes).map(k => `${goQuote(k)}:${goSharpV(v[k])}`).join(', ') + '}'
+  return goValue(v)
+}
+
+/** fmt's %T of a decoded JSON value (null has no type: `<nil>`). */
+export function goTypeName (v: unknown): string {
+  if (v === null || v === undefined) return '<nil>'
+  if (typeof v === 'string') return 'string'
+  if (typeof v === 'boolean') return 'bool'
+  if (typeof v === 'number') return Number.isInteger(v) && Math.abs(v) < 2 ** 63 ? 'int64' : 'float64'
+  return Array.isArray(v) ? '[]interface {}' : 'map[string]interface {}'
+}
+
 /** Go's string ordering: by UTF-8 bytes, which for JavaScript strings is code point order. */
 export function compareBytes (a: string, b: string): number {
   if (a === b) return 0

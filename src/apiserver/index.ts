@@ -1,5 +1,6 @@
 // What kube-apiserver (1.36, apiextensions-apiserver) does to a custom resource, given its OpenAPI v3 structural
-// schema: pruning, defaulting, OpenAPI validation and CEL validation rules, each with Kubernetes' own error messages.
+// schema: pruning, defaulting, OpenAPI validation and CEL validation rules, and server-side apply's conversion of an
+// applied object to its typed form (typedPatchError), each with Kubernetes' own error messages.
 // `runtime-sdk simulate` uses it to see its inputs as an API server sees them, and to check ClusterClass variables
 // as Cluster API's webhook does (Cluster API runs the same apiextensions code on variable schemas).
 //
@@ -14,11 +15,11 @@ import { admit, type ResourceOptions, type ResourceResult } from './create.js'
 import { defaultInPlace, pruneDefaults, pruneNullsInPlace } from './defaults.js'
 import type { FieldError } from './field-error.js'
 import { pruneInPlace } from './prune.js'
-import { type JSONSchemaProps, type Structural, toStructural } from './schema.js'
+import { type CompiledSchema, type JSONSchemaProps, type SchemaInput, toStructural } from './schema.js'
 import { validateValue } from './validate.js'
 
 export { ApiServerSchemaError } from './schema.js'
-export type { JSONSchemaProps, ValidationRule } from './schema.js'
+export type { CompiledSchema, JSONSchemaProps, SchemaInput, ValidationRule } from './schema.js'
 export {
   type FieldError, type FieldErrorType, type FieldPath, errorBody, errorListMessage, fieldErrorString, invalidObjectMessage,
   invalid, invalidOmitValue, typeInvalid, required, forbidden, duplicate, notFound, notSupported, tooLong, tooMany, internalError,
@@ -26,19 +27,7 @@ export {
 } from './field-error.js'
 export { goJson, goQuote } from './go-format.js'
 export { RULES_NOT_CHECKED, type ResourceOptions, type ResourceResult } from './create.js'
-
-/** A schema ready for use: its structural form with defaults pruned and every CEL rule compiled. */
-export interface CompiledSchema {
-  /** props is the schema as written. */
-  readonly props: JSONSchemaProps
-  /** resourceRoot says the schema is a whole Kubernetes object's (a CRD version's openAPIV3Schema). */
-  readonly resourceRoot: boolean
-  /** structural is the schema's structural form (defaults pruned). */
-  readonly structural: Structural
-}
-
-/** A schema as written, or compiled once with compileSchema (faster when used repeatedly). */
-export type SchemaInput = JSONSchemaProps | CompiledSchema
+export { type KeyOrder, typedPatchError } from './apply.js'
 
 const compiled = new WeakMap<JSONSchemaProps, Map<boolean, CompiledSchema>>()
 

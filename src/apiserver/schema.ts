@@ -101,6 +101,19 @@ export interface Structural {
   readonly props: JSONSchemaProps
 }
 
+/** A schema ready for use: its structural form with defaults pruned and every CEL rule compiled. */
+export interface CompiledSchema {
+  /** props is the schema as written. */
+  readonly props: JSONSchemaProps
+  /** resourceRoot says the schema is a whole Kubernetes object's (a CRD version's openAPIV3Schema). */
+  readonly resourceRoot: boolean
+  /** structural is the schema's structural form (defaults pruned). */
+  readonly structural: Structural
+}
+
+/** A schema as written, or compiled once with compileSchema (faster when used repeatedly). */
+export type SchemaInput = JSONSchemaProps | CompiledSchema
+
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
 
 /** Refuses the keywords apiextensions refuses in a structural schema (NewStructural's validateUnsupportedFields). */
