@@ -1,5 +1,6 @@
 // What the API server does to a custom resource on create and update, in its order: decoding prunes unknown fields,
-// drops nulls the schema does not allow and normalises embedded metadata, then defaults apply; the strategy then
+// drops nulls the schema does not allow (not for a server-side apply, whose nulls stay) and normalises embedded
+// metadata, then defaults apply; the strategy then
 // validates kind and apiVersion, the metadata, the OpenAPI schema, embedded resources and list types, and, unless
 // one of those errors makes the object unusable for them, the CEL rules (NewInvalid collects all of it).
 //
@@ -30,6 +31,12 @@ export interface ResourceOptions {
   /** statusSubresource drops status on create and keeps the old one on update, as with `subresources: {status: {}}`. */
   statusSubresource?: boolean
   /**
+   * serverSideApply says the object comes from a server-side apply (typedPatchError found nothing): the API server then
+   * keeps its nulls (a null the schema's default does not replace is refused) where decoding a create or update drops
+   * them.
+   */
+  serverSideApply?: boolean
+  /**
    * mutate is mutating admission (a defaulting webhook): it changes the decoded object in place before validation;
    * what it throws refuses the object.
    */
@@ -55,8 +62,8 @@ export const RULES_NOT_CHECKED = 'some validation rules were not checked because
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
 
-/** The decoding step: prune, drop nulls, normalise embedded metadata, then default; returns the pruned paths. */
-function decode (schema: Structural, obj: Record<string, unknown>): { pruned: string[], error?: FieldError } {
+/** The decoding step: prune, drop nulls (not for an apply), normalise embedded metadata, then default; returns the pruned paths. */
+function decode (schema: Structural, obj: Record<string, unknown>, keepNulls: boolean): { pruned: string[], error?: FieldError } {
   const unknown: string[] = []
   if (isRecord(obj.metadata)) {
     const meta = roundTripObjectMeta(obj.metadata)
@@ -66,7 +73,7 @@ function decode (schema: Structural, obj: Record<string, unknown>): { pruned: st
     }
   }
   unknown.push(...pruneInPlace(obj, schema, true))
-  pruneNullsInPlace(obj, schema)
+  if (!keepNulls) pruneNullsInPlace(obj, schema)
   const error = coerceEmbedded(undefined, obj, schema, false, unknown)
   defaultInPlace(obj, schema)
   return { pruned: unknown.sort(compareBytes), ...(error ? { error } : {}) }
@@ -118,7 +125,7 @@ function hasRules (s: Structural | undefined): boolean {
 /** Creates (or, with old, updates) a custom resource: decode, then validate. */
 export function admit (props: Parameters<typeof validateValue>[0], schema: Structural, input: Record<string, unknown>, old: Record<string, unknown> | undefined, o: ResourceOptions): ResourceResult {
   const obj = structuredClone(input)
-  const { pruned, error } = decode(schema, obj)
+  const { pruned, error } = decode(schema, obj, o.serverSideApply === true)
   // PrepareForCreate / PrepareForUpdate run after decoding: status is dropped (or kept from old) then.
   if (o.statusSubresource) {
     if (old !== undefined && old.status !== undefined) obj.status = structuredClone(old.status)
