@@ -6,8 +6,8 @@ import type { ControlPlane } from '../../tools/harness/control-plane.js'
 
 export interface Reply { status: number, body: Record<string, unknown>, warnings: string[] }
 
-/** Sends one request; the Warning headers are parsed into their texts. */
-export function apiServerRequest (cp: ControlPlane, method: string, path: string, body?: unknown): Promise<Reply> {
+/** Sends one request (a JSON body, or an apply patch with contentType `application/apply-patch+yaml`); the Warning headers are parsed into their texts. */
+export function apiServerRequest (cp: ControlPlane, method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<Reply> {
   const url = new URL(path, cp.server)
   const payload = body === undefined ? undefined : JSON.stringify(body)
   return new Promise((resolve, reject) => {
@@ -15,7 +15,7 @@ export function apiServerRequest (cp: ControlPlane, method: string, path: string
       method,
       ca: readFileSync(cp.caFile),
       agent: false,
-      headers: { authorization: `Bearer ${cp.token}`, 'content-type': 'application/json', accept: 'application/json' }
+      headers: { authorization: `Bearer ${cp.token}`, 'content-type': contentType, accept: 'application/json' }
     }, (res) => {
       let text = ''
       res.setEncoding('utf8').on('data', (chunk: string) => { text += chunk })
