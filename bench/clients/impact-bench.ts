@@ -38,7 +38,7 @@ if (mode === 'impact') {
   const paths = new ResourcePaths(api)
   for (const cluster of await listClusters(api, {})) {
     const one = await readLiveCluster(api, cluster, paths)
-    await dryRunDesiredState({ objects: one.objects, current: one.state, client: v1 })
+    await dryRunDesiredState({ objects: one.objects, current: one.state, client: v1, writes: false })
     clusters++
   }
 }

@@ -121,6 +121,16 @@ export class GoFloat64 {
   constructor (readonly value: number) {}
 }
 
+/** A Go struct's json.Marshal: its fields in declaration order (given as `order`), empty ones omitted (omitempty). */
+export class GoStruct {
+  readonly json: string
+  constructor (value: Record<string, unknown>, order: readonly string[], nested: Readonly<Record<string, readonly string[]>> = {}) {
+    const empty = (v: unknown) => v === undefined || v === null || v === '' || v === 0 || v === false || (Array.isArray(v) && v.length === 0) || (isRecord(v) && Object.keys(v).length === 0)
+    const field = (k: string, v: unknown) => nested[k] && isRecord(v) ? new GoStruct(v, nested[k] as readonly string[], nested).json : goJson(v)
+    this.json = '{' + order.filter(k => !empty(value[k])).map(k => jsonString(k) + ':' + field(k, value[k])).join(',') + '}'
+  }
+}
+
 /** %v of one JSON number: an integer as int64, anything else as float64. */
 export function goNumber (x: number): string {
   return Number.isInteger(x) && Math.abs(x) < 2 ** 63 ? BigInt(x).toString() : goFormatFloat(x)

@@ -113,6 +113,24 @@ export function coerceEmbedded (path: FieldPath, x: unknown, s: Structural | und
   return undefined
 }
 
+/** metav1validation.ValidateLabels and ValidateAnnotations of metadata (`path.labels`, `path.annotations`). */
+export function validateLabelsAndAnnotations (path: string, meta: unknown): FieldError[] {
+  const errs: FieldError[] = []
+  const labels = isRecord(meta) && isRecord(meta.labels) ? meta.labels as Record<string, string> : {}
+  for (const [k, v] of Object.entries(labels)) {
+    for (const m of isQualifiedName(k)) errs.push(invalid(childPath(path, 'labels'), k, m))
+    for (const m of isValidLabelValue(v)) errs.push(invalid(childPath(path, 'labels'), v, m))
+  }
+  const annotations = isRecord(meta) && isRecord(meta.annotations) ? meta.annotations as Record<string, string> : {}
+  let size = 0
+  for (const [k, v] of Object.entries(annotations)) {
+    for (const m of isQualifiedName(k.toLowerCase())) errs.push(invalid(childPath(path, 'annotations'), k, m))
+    size += byteLength(k) + byteLength(v)
+  }
+  if (size > 256 * 1024) errs.push(tooLong(childPath(path, 'annotations'), 256 * 1024))
+  return errs
+}
+
 function validateMeta (path: string, meta: Record<string, unknown>): FieldError[] {
   const errs: FieldError[] = []
   const str = (k: string) => typeof meta[k] === 'string' ? meta[k] as string : ''
@@ -125,18 +143,7 @@ function validateMeta (path: string, meta: Record<string, unknown>): FieldError[
   if (namespace !== '') for (const m of nameIsDNSLabel(namespace, false)) errs.push(invalid(childPath(path, 'namespace'), namespace, m))
   const generation = typeof meta.generation === 'number' ? meta.generation : 0
   if (generation < 0) errs.push(invalid(childPath(path, 'generation'), generation, 'must be greater than or equal to 0'))
-  const labels = isRecord(meta.labels) ? meta.labels as Record<string, string> : {}
-  for (const [k, v] of Object.entries(labels)) {
-    for (const m of isQualifiedName(k)) errs.push(invalid(childPath(path, 'labels'), k, m))
-    for (const m of isValidLabelValue(v)) errs.push(invalid(childPath(path, 'labels'), v, m))
-  }
-  const annotations = isRecord(meta.annotations) ? meta.annotations as Record<string, string> : {}
-  let size = 0
-  for (const [k, v] of Object.entries(annotations)) {
-    for (const m of isQualifiedName(k.toLowerCase())) errs.push(invalid(childPath(path, 'annotations'), k, m))
-    size += byteLength(k) + byteLength(v)
-  }
-  if (size > 256 * 1024) errs.push(tooLong(childPath(path, 'annotations'), 256 * 1024))
+  errs.push(...validateLabelsAndAnnotations(path, meta))
   for (const f of Array.isArray(meta.finalizers) ? meta.finalizers as string[] : []) {
     for (const m of isQualifiedName(f)) errs.push(invalid(childPath(path, 'finalizers'), f, m))
   }

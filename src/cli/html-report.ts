@@ -2,7 +2,7 @@
 // and SVG, no script, nothing fetched). A Cluster's life: every hook call as a mark on the virtual clock, one lane
 // per hook, the time each hook held the Cluster as a bar, the patched templates with their changes. A rollout
 // impact: per Cluster, what each object would do and why.
-import type { RolloutImpactReport } from '../impact/live.js'
+import { type RolloutImpactReport, summaryText } from '../impact/live.js'
 import type { SimulationResult, TimelineEntry } from '../simulate/index.js'
 
 const escape = (text: unknown): string => String(text).replace(/[&<>"']/g, c => `&#${c.charCodeAt(0)};`)
@@ -11,7 +11,7 @@ const STYLE = `body{font:14px/1.4 system-ui,sans-serif;margin:2rem;color:#1b1f24
 table{border-collapse:collapse}td,th{border-bottom:1px solid #d0d7de;padding:.25rem .6rem;text-align:left;vertical-align:top}
 .call.Success{fill:#1a7f37}.call.Failure,.call.Error{fill:#cf222e}.call.Event{fill:#6e7781}.call.blocking{fill:#bf8700}
 .hold{fill:#f6d860;opacity:.6}.lane{font-size:11px;fill:#57606a}.axis{stroke:#d0d7de}pre{background:#f6f8fa;padding:.5rem;overflow:auto}
-.rollout{color:#cf222e;font-weight:600}.in-place{color:#bf8700}.none{color:#57606a}`
+.rollout,.refused{color:#cf222e;font-weight:600}.in-place{color:#bf8700}.none{color:#57606a}`
 
 function page (title: string, body: string): string {
   return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>${escape(title)}</title><style>${STYLE}</style></head><body><h1>${escape(title)}</h1>${body}</body></html>\n`
@@ -75,17 +75,24 @@ export function simulationHtml (result: SimulationResult, cluster: string): stri
   return page(`Cluster ${cluster}: its life as Cluster API drives it`, body)
 }
 
+/** A refused object's refusal, or the refused object it waits for. */
+function objectNotes (o: { refused?: string, waitsFor?: string }): string {
+  if (o.refused !== undefined) return `<div class="refused">${escape(`refused: ${o.refused}`)}</div>`
+  return o.waitsFor !== undefined ? `<div>${escape(`waits: Cluster API stops at ${o.waitsFor}, refused`)}</div>` : ''
+}
+
 /** The page of a rollout impact report. */
 export function impactHtml (report: RolloutImpactReport): string {
   const s = report.summary
-  let body = `<p>${escape(`${s.rollingOut} of ${s.clusters} Clusters would replace Machines (${s.machines} Machines), ${s.inPlace} change in place only, ${s.unchanged} unchanged, ${s.failed} could not be computed; the candidate replaces ExtensionConfig ${report.extensionConfig}.`)}</p>`
+  let body = `<p>${escape(`${summaryText(s).slice(0, -1)}; the candidate replaces ExtensionConfig ${report.extensionConfig}.`)}</p>`
   for (const c of report.clusters) {
     body += `<h2>${escape(c.cluster)}</h2>`
     if ('error' in c) {
       body += `<p class="rollout">${escape(c.error)}</p>`
       continue
     }
-    body += `<table><tr><th>Role</th><th>Object</th><th>Effect</th><th>Machines</th><th>Changes</th></tr>${c.objects.map(o => `<tr><td>${escape(o.role)}</td><td>${escape(o.object)}</td><td class="${escape(o.effect)}">${escape(o.effect)}</td><td>${o.machines ?? ''}</td><td>${o.changes.map(ch => `<div>${escape(`${ch.object} ${ch.path}: ${JSON.stringify(ch.before)} -> ${JSON.stringify(ch.after)} (${ch.why})`)}</div>`).join('')}${o.inPlace ? `<div>${escape(`${o.inPlace.hook}: ${o.inPlace.accepted ? 'in place' : o.inPlace.reason}`)}</div>` : ''}</td></tr>`).join('')}</table>`
+    if (c.topologyReconciled) body += `<p class="refused">${escape(`TopologyReconciled ${c.topologyReconciled.status} ${c.topologyReconciled.reason}: ${c.topologyReconciled.message}`)}</p>`
+    body += `<table><tr><th>Role</th><th>Object</th><th>Effect</th><th>Machines</th><th>Changes</th></tr>${c.objects.map(o => `<tr><td>${escape(o.role)}</td><td>${escape(o.object)}</td><td class="${escape(o.effect)}">${escape(o.effect)}</td><td>${o.machines ?? ''}</td><td>${objectNotes(o)}${o.changes.map(ch => `<div>${escape(`${ch.object} ${ch.path}: ${JSON.stringify(ch.before)} -> ${JSON.stringify(ch.after)} (${ch.why})`)}</div>`).join('')}${o.inPlace ? `<div>${escape(`${o.inPlace.hook}: ${o.inPlace.accepted ? 'in place' : o.inPlace.reason}`)}</div>` : ''}</td></tr>`).join('')}</table>`
   }
   return page('Rollout impact', body)
 }

@@ -7,7 +7,7 @@ import { Command, Option } from 'commander'
 import { readRecording } from '../impact/recording.js'
 import { RecordedRuntimeClient } from '../impact/recorded-client.js'
 import { type ClusterImpact, clusterImpact } from '../impact/impact.js'
-import { type ClusterImpactFailure, isFailure, registeredExtensions, rolloutImpact, type RolloutImpactReport, summarise } from '../impact/live.js'
+import { type ClusterImpactFailure, isFailure, registeredExtensions, rolloutImpact, type RolloutImpactReport, summarise, summaryText } from '../impact/live.js'
 import { ReplacedExtensionClient } from '../impact/replaced-extension.js'
 import type { RuntimeClient } from '../client/runtime-client.js'
 import { referenceHandlers } from '../reference-extension/index.js'
@@ -35,8 +35,10 @@ interface RolloutImpactCliOptions extends ExtensionTargetFlags, ClusterSelection
 
 const collect = (value: string, previous: string[] = []) => [...previous, value]
 
-/** The first change that decides an object's effect, as `<object> <field>`. */
+/** The first change that decides an object's effect, as `<object> <field>`; a refusal's message; what it waits for. */
 function why (o: ClusterImpact['objects'][number]): string {
+  if (o.refused !== undefined) return o.refused
+  if (o.waitsFor !== undefined) return `waits: Cluster API stops at ${o.waitsFor}, refused`
   const decisive = o.changes.find(c => c.effect === o.effect) ?? o.changes[0]
   if (!decisive) return ''
   const more = o.changes.length > 1 ? ` (+${o.changes.length - 1} more)` : ''
@@ -57,8 +59,7 @@ function tableText (report: RolloutImpactReport): string {
       rows.push([c.cluster, o.role, o.object, o.effect, o.machines === undefined ? '' : String(o.machines), `${why(o)}${inPlace}`])
     }
   }
-  const s = report.summary
-  return `${columns(rows)}\n${s.rollingOut} of ${s.clusters} Clusters would replace Machines (${s.machines} Machines), ${s.inPlace} change in place only, ${s.unchanged} unchanged, ${s.failed} could not be computed.\n`
+  return `${columns(rows)}\n${summaryText(report.summary)}\n`
 }
 
 /** The candidate, answering for ExtensionConfig `name`; close it when done. */
@@ -143,7 +144,7 @@ export function rolloutImpactCommand (io: CliIO = defaultIO): Command {
   command
     .option('--recording <file>', 'the candidate as a recording of its answers (runtime-sdk serve --record; repeatable, oldest first)', collect)
     .option('--current-handlers <module>', 'with -f: the version deployed today (default: the reference extension)')
-    .option('--fail-on-rollout', 'exit 1 when any Machine would be replaced')
+    .option('--fail-on-rollout', 'exit 1 when any Machine would be replaced, or the API server would refuse an object (the Cluster\'s topology would stop reconciling)')
     .option('--html <file>', 'write the report there as one self-contained HTML page')
     .addOption(new Option('--concurrency <n>', 'Clusters computed at once').argParser(boundedCountOption(64)).default(4))
     .addOption(outputOption(['table', 'json', 'yaml']))
@@ -155,6 +156,11 @@ export function rolloutImpactCommand (io: CliIO = defaultIO): Command {
     if (failures.length > 0) {
       io.stderr(`error: the impact on ${failures.length} of ${report.summary.clusters} Clusters could not be computed: ${failures[0]?.cluster ?? ''}: ${failures[0]?.error ?? ''}\n`)
       throw new OperationFailed('impact incomplete')
+    }
+    const refused = report.clusters.find(c => !isFailure(c) && c.topologyReconciled !== undefined) as ClusterImpact | undefined
+    if (opts.failOnRollout && refused) {
+      io.stderr(`error: ${report.summary.refused} Clusters would stop reconciling their topology: ${refused.cluster}: ${refused.topologyReconciled?.message ?? ''}\n`)
+      throw new OperationFailed('refused')
     }
     if (opts.failOnRollout && report.summary.rollingOut > 0) {
       io.stderr(`error: ${report.summary.rollingOut} Clusters would replace ${report.summary.machines} Machines\n`)

@@ -36,6 +36,12 @@ function at (seconds: number): string {
   return m > 0 ? `${m}m${seconds % 60}s` : `${seconds}s`
 }
 
+/** Why a simulation failed, in one line: a refused object as the Cluster's TopologyReconciled condition says it. */
+function failure (result: SimulationResult): string {
+  if (result.topologyReconciled) return `the Cluster's topology stops reconciling (TopologyReconciled ${result.topologyReconciled.status} ${result.topologyReconciled.reason}): ${result.topologyReconciled.message}`
+  return result.error ?? 'the simulation failed'
+}
+
 function tableText (result: SimulationResult, toVersion: string | undefined): string {
   const rows = [['TIME', 'HOOK', 'HANDLER', 'STATUS', 'RETRY', 'MESSAGE'], ...result.timeline.map(e => [
     at(e.at), e.hook || '-', e.handler || '-', e.status, e.retryAfterSeconds ? `${e.retryAfterSeconds}s` : '', e.status === 'Event' ? e.step ?? '' : [e.step, e.message].filter(Boolean).join(': ')
@@ -50,6 +56,7 @@ function tableText (result: SimulationResult, toVersion: string | undefined): st
   }
   if (result.notes.length > 0) out += `\nNot simulated:\n${result.notes.map(n => `  ${n}\n`).join('')}`
   if (result.warnings.length > 0) out += `\nWarnings:\n${result.warnings.map(w => `  ${w}\n`).join('')}`
+  if (result.topologyReconciled) out += `\nCluster API stops here, reconcile after reconcile, until the extension answers differently: TopologyReconciled ${result.topologyReconciled.status} ${result.topologyReconciled.reason}: ${result.topologyReconciled.message}\n`
   const held = `${result.calls} handler calls, ${at(result.timeline.at(-1)?.at ?? 0)} held by hooks`
   if (result.outcome === 'completed' && result.phases[0]?.phase === 'current') out += `\nThe cluster went on from where it stands${toVersion ? ` and was upgraded to ${toVersion}` : ''}: ${held}.\n`
   else if (result.outcome === 'completed') out += `\nThe cluster was created${toVersion ? `, upgraded to ${toVersion}` : ''} and deleted: ${held}.\n`
@@ -96,7 +103,7 @@ export function simulateCommand (io: CliIO = defaultIO): Command {
       for (const t of result.templates) await writeFile(join(opts.outputDir, `${t.role.replace(/\s+/g, '-')}-${t.kind}-${t.name}.yaml`.toLowerCase()), stringify(t.patched))
     }
     if (result.outcome === 'failed') {
-      io.stderr(`error: ${result.error ?? 'the simulation failed'}\n`)
+      io.stderr(`error: ${failure(result)}\n`)
       throw new OperationFailed('simulation failed')
     }
   }))
@@ -150,7 +157,7 @@ async function simulateLiveClusters (io: CliIO, opts: SimulateCliOptions): Promi
   if (opts.html && only) await writeFile(opts.html, simulationHtml(only.result, only.cluster))
   const failed = results.filter(r => r.result.outcome === 'failed')
   if (failed.length > 0) {
-    io.stderr(`error: ${failed.map(r => `${r.cluster}: ${r.result.error ?? 'the simulation failed'}`).join('; ')}\n`)
+    io.stderr(`error: ${failed.map(r => `${r.cluster}: ${failure(r.result)}`).join('; ')}\n`)
     throw new OperationFailed('simulation failed')
   }
 }

@@ -1,10 +1,13 @@
 // The rollout impact of a candidate extension on one Cluster: the desired state Cluster API computes now with the
 // extension as registered and with the candidate (dry runs from where the Cluster stands), compared object by object
-// as Cluster API compares them (rollout.ts). A change of a field whose candidate value the stored object already has
-// (an explicit value equal to the API server's default) changes nothing. Where Machines would be replaced, the
-// candidate's in-place update hooks are asked whether they take the change instead (in-place.ts).
+// as Cluster API compares them (rollout.ts): each side as a server-side apply dry run over the stored object returns
+// it, so a value the API server or a webhook would default anyway changes nothing. Where Machines would be replaced, the
+// candidate's in-place update hooks are asked whether they take the change instead (in-place.ts). What the API server
+// refuses when the topology controller writes the candidate's objects is `refused`: Cluster API stops each reconcile
+// there, so what it would write later in its order (infrastructure cluster, control plane, MachineDeployments,
+// MachinePools) waits too, while the other MachineDeployments go on (it takes them in random order).
 import type { RuntimeClient } from '../client/runtime-client.js'
-import { dryRunDesiredState, type DryRunResult, type LiveState } from '../simulate/index.js'
+import { describeObject, dryRunDesiredState, type DryRunResult, type KubeDocument, type LiveState, type RefusedObject, type TopologyReconciledCondition } from '../simulate/index.js'
 import { jsonEqual } from '../topology/json.js'
 import { canUpdateMachineSetInPlace, type InPlaceVerdict } from './in-place.js'
 import { controlPlaneChanges, type FieldChange, inPlaceObjectChanges, type RolloutEffect, strongest, templateChanges } from './rollout.js'
@@ -15,8 +18,15 @@ export interface ObjectImpact {
   object: string
   /** role: controlPlane, `machineDeployment <name>`, `machinePool <name>`, infrastructureCluster. */
   role: string
-  /** effect: rollout (Machines replaced), in-place (updated in place, by Cluster API or the candidate's hook), none. */
+  /**
+   * effect: rollout (Machines replaced), in-place (updated in place, by Cluster API or the candidate's hook), none,
+   * refused (the API server refuses what the topology controller writes: nothing changes, the topology stops).
+   */
   effect: RolloutEffect
+  /** refused is Cluster API's error for the object, when the API server refuses it. */
+  refused?: string
+  /** waitsFor names the refused object the reconcile stops at before it reaches this one: its changes wait. */
+  waitsFor?: string
   /** inPlace says what the candidate's in-place update hook answered, when it was asked. */
   inPlace?: InPlaceVerdict
   /** changes are every changed field, with what Cluster API does about it. */
@@ -33,6 +43,8 @@ export interface ClusterImpact {
   objects: ObjectImpact[]
   /** calls counts the hook calls made (both extensions). */
   calls: number
+  /** topologyReconciled is the Cluster's TopologyReconciled condition with the candidate, when it refuses something. */
+  topologyReconciled?: TopologyReconciledCondition
 }
 
 /** What computing a Cluster's impact takes. */
@@ -45,81 +57,95 @@ export interface ImpactInput {
   registered: RuntimeClient
   /** candidate calls the new version, registered under the same ExtensionConfig name. */
   candidate: RuntimeClient
-  /** defaults gives an object as the API server would store it (its CRD's defaults), when known. */
-  defaults?: (object: Record<string, unknown>) => Record<string, unknown>
 }
 
-type Doc = Record<string, any> & { kind?: string, metadata?: { name?: string, namespace?: string, labels?: Record<string, string>, annotations?: Record<string, string> }, spec?: unknown }
-
-/** Drops the changes whose new value the stored object already has. */
-function keepReal (changes: FieldChange[], stored: Doc | undefined): FieldChange[] {
-  return changes.filter(c => !jsonEqual(valueAt(stored, c.path), c.after) || c.after === undefined)
-}
-
-function valueAt (value: unknown, pointer: string): unknown {
-  let at = value
-  for (const part of pointer.split('/').slice(1).map(p => p.replace(/~1/g, '/').replace(/~0/g, '~'))) at = (at as Record<string, unknown> | undefined)?.[part]
-  return at
-}
-
-const describe = (o: Doc | undefined) => `${o?.kind ?? ''} ${o?.metadata?.namespace ?? ''}/${o?.metadata?.name ?? ''}`
+type Doc = KubeDocument
+type Compare = (stored: Doc | undefined, desired: Doc | undefined) => FieldChange[]
 
 /** The rollout impact of the candidate on one Cluster. */
 export async function clusterImpact (input: ImpactInput): Promise<ClusterImpact> {
-  const before = await dryRunDesiredState({ objects: input.objects, current: input.current, client: input.registered })
+  const before = await dryRunDesiredState({ objects: input.objects, current: input.current, client: input.registered, writes: false })
   const after = await dryRunDesiredState({ objects: input.objects, current: input.current, client: input.candidate })
-  const d = input.defaults ?? ((o: Record<string, unknown>) => o)
-  const pair = (get: (r: DryRunResult) => Doc | undefined) => [get(before), get(after)].map(o => o ? d(o) as Doc : undefined) as [Doc | undefined, Doc | undefined]
+  /**
+   * The candidate's changes of one object as Cluster API sees them (both sides through a dry run over what is
+   * stored), without those the registered version would make as well (a Cluster still on its way).
+   */
+  const candidateChanges = (compare: Compare, stored: Doc | undefined, get: (r: DryRunResult) => Doc | undefined): FieldChange[] => {
+    const [a, b] = [get(before), get(after)]
+    if (!stored) return compare(a, b)
+    // What the API server refuses is compared as written (its refusal is the story).
+    const refused = b !== undefined && after.asApplied(b, stored) === undefined
+    const seen = (o: Doc | undefined) => o && !refused ? after.asApplied(o, stored) ?? o : o
+    const now = seen(stored)
+    const pending = compare(now, seen(a))
+    return compare(now, seen(b)).filter(c => !pending.some(p => p.path === c.path && jsonEqual(p.after, c.after)))
+  }
+  const current = input.current
   const objects: ObjectImpact[] = []
-  const cluster = input.objects.find(o => (o as Doc)?.kind === 'Cluster') as Doc
-
-  const [infraA, infraB] = pair(r => r.desired.infrastructureCluster as Doc)
-  objects.push(impactOf('infrastructureCluster', infraB ?? infraA, keepReal(inPlaceObjectChanges(infraA, infraB, 'the infrastructure cluster is patched in place; it has no Machines'), input.current.infrastructureCluster as Doc)))
-
-  const [cpA, cpB] = pair(r => r.desired.controlPlane.object as Doc)
-  const [cpMachineA, cpMachineB] = pair(r => r.desired.controlPlane.infrastructureMachineTemplate as Doc | undefined)
-  objects.push(withMachines(impactOf('controlPlane', cpB ?? cpA, [
-    ...keepReal(controlPlaneChanges(cpA, cpB), input.current.controlPlane.object as Doc),
-    ...keepReal(templateChanges(cpMachineA, cpMachineB, 'the control plane'), input.current.controlPlane.infrastructureMachineTemplate as Doc)
-  ]), input.current.controlPlane.object as Doc))
-
+  const infrastructure: Compare = (x, y) => inPlaceObjectChanges(x, y, 'the infrastructure cluster is patched in place; it has no Machines')
+  objects.push(impactOf('infrastructureCluster', after.desired.infrastructureCluster, candidateChanges(infrastructure, current.infrastructureCluster, r => r.desired.infrastructureCluster)))
+  objects.push(withMachines(impactOf('controlPlane', after.desired.controlPlane.object, [
+    ...candidateChanges(controlPlaneChanges, current.controlPlane.object, r => r.desired.controlPlane.object),
+    ...candidateChanges((x, y) => templateChanges(x, y, 'the control plane'), current.controlPlane.infrastructureMachineTemplate, r => r.desired.controlPlane.infrastructureMachineTemplate)
+  ]), current.controlPlane.object))
   for (const [name, a] of before.desired.machineDeployments) {
     const b = after.desired.machineDeployments.get(name)
-    const stored = input.current.machineDeployments.get(name)
-    const owner = `MachineDeployment ${a.object.metadata?.name ?? name}`
-    const changes = [
-      ...keepReal(templateChanges(d(a.bootstrap) as Doc, b ? d(b.bootstrap) as Doc : undefined, owner), stored?.bootstrap as Doc),
-      ...keepReal(templateChanges(d(a.infrastructure) as Doc, b ? d(b.infrastructure) as Doc : undefined, owner), stored?.infrastructure as Doc)
-    ]
-    const impact = withMachines(impactOf(`machineDeployment ${name}`, (b?.object ?? a.object) as Doc, changes), stored?.object as Doc)
-    if (impact.effect === 'rollout' && stored && b) {
-      impact.inPlace = await canUpdateMachineSetInPlace(input.candidate, { current: stored, desired: { ...b, bootstrap: d(b.bootstrap), infrastructure: d(b.infrastructure) } })
+    const stored = current.machineDeployments.get(name)
+    const template: Compare = (x, y) => templateChanges(x, y, `MachineDeployment ${a.object.metadata?.name ?? name}`)
+    const impact = withMachines(impactOf(`machineDeployment ${name}`, b?.object ?? a.object, [
+      ...candidateChanges(template, stored?.bootstrap, r => r.desired.machineDeployments.get(name)?.bootstrap),
+      ...candidateChanges(template, stored?.infrastructure, r => r.desired.machineDeployments.get(name)?.infrastructure)
+    ]), stored?.object)
+    if (impact.effect === 'rollout' && stored && b && !after.refused.some(r => roleOf(r) === impact.role)) {
+      impact.inPlace = await canUpdateMachineSetInPlace(input.candidate, { current: stored, desired: { ...b, bootstrap: after.asApplied(b.bootstrap, stored.bootstrap) ?? b.bootstrap, infrastructure: after.asApplied(b.infrastructure, stored.infrastructure) ?? b.infrastructure } })
       if (impact.inPlace.accepted) impact.effect = 'in-place'
     }
     objects.push(impact)
   }
   for (const [name, a] of before.desired.machinePools) {
-    const b = after.desired.machinePools.get(name)
-    const stored = input.current.machinePools.get(name)
-    const why = 'a MachinePool\'s objects are patched in place: what its instances do is the infrastructure provider\'s business'
-    objects.push(impactOf(`machinePool ${name}`, (b?.object ?? a.object) as Doc, [
-      ...keepReal(inPlaceObjectChanges(d(a.bootstrap) as Doc, b ? d(b.bootstrap) as Doc : undefined, why), stored?.bootstrap as Doc),
-      ...keepReal(inPlaceObjectChanges(d(a.infrastructure) as Doc, b ? d(b.infrastructure) as Doc : undefined, why), stored?.infrastructure as Doc)
+    const stored = current.machinePools.get(name)
+    const pool: Compare = (x, y) => inPlaceObjectChanges(x, y, 'a MachinePool\'s objects are patched in place: what its instances do is the infrastructure provider\'s business')
+    objects.push(impactOf(`machinePool ${name}`, after.desired.machinePools.get(name)?.object ?? a.object, [
+      ...candidateChanges(pool, stored?.bootstrap, r => r.desired.machinePools.get(name)?.bootstrap),
+      ...candidateChanges(pool, stored?.infrastructure, r => r.desired.machinePools.get(name)?.infrastructure)
     ]))
   }
+  const cluster = input.objects.find(o => (o as Doc)?.kind === 'Cluster') as Doc | undefined
   return {
     cluster: `${cluster?.metadata?.namespace ?? ''}/${cluster?.metadata?.name ?? ''}`,
-    objects,
-    calls: before.calls + after.calls
+    objects: withRefusals(objects, after.refused),
+    calls: before.calls + after.calls,
+    ...(after.condition ? { topologyReconciled: after.condition } : {})
   }
+}
+
+/** The impact's role of a refused object (a template is its owner's). */
+const roleOf = (r: RefusedObject) => r.role === 'controlPlaneMachineInfrastructure' ? 'controlPlane' : r.role.replace(/ (bootstrap|infrastructure)$/, '')
+
+/** reconcileState's order: what a refusal stops (MachineDeployments do not stop each other). */
+const ORDER = ['infrastructureCluster', 'controlPlane', 'machineDeployment', 'machinePool']
+const stage = (role: string) => ORDER.indexOf(role.split(' ')[0] as string)
+
+/** The refused objects marked so, what Cluster API would write after them waiting. */
+function withRefusals (objects: ObjectImpact[], refused: readonly RefusedObject[]): ObjectImpact[] {
+  if (refused.length === 0) return objects
+  const first = Math.min(...refused.map(r => stage(roleOf(r))))
+  const stopsAt = refused.find(r => stage(roleOf(r)) === first) as RefusedObject
+  return objects.map(o => {
+    const own = refused.find(r => roleOf(r) === o.role)
+    if (own) return { ...o, effect: 'refused' as const, refused: own.error }
+    if (stage(o.role) <= first) return o
+    const { inPlace: _asked, ...rest } = o
+    return { ...rest, effect: 'none' as const, waitsFor: stopsAt.object }
+  })
 }
 
 /** The impact with the stored object's replicas, when it has some. */
 function withMachines (impact: ObjectImpact, stored: Doc | undefined): ObjectImpact {
-  const replicas = (stored?.spec as { replicas?: unknown } | undefined)?.replicas
+  const replicas = (stored?.['spec'] as { replicas?: unknown } | undefined)?.replicas
   return typeof replicas === 'number' ? { ...impact, machines: replicas } : impact
 }
 
 function impactOf (role: string, object: Doc | undefined, changes: FieldChange[]): ObjectImpact {
-  return { object: describe(object), role, effect: strongest(changes), changes }
+  return { object: describeObject(object), role, effect: strongest(changes), changes }
 }

@@ -23,6 +23,8 @@ export interface ClusterImpactFailure {
 export interface ImpactSummary {
   /** clusters counts the Clusters chosen. */
   clusters: number
+  /** refused counts the Clusters where the API server would refuse an object: their topology stops reconciling. */
+  refused: number
   /** rollingOut counts the Clusters where some Machines would be replaced. */
   rollingOut: number
   /** inPlace counts the Clusters with in-place changes only. */
@@ -129,19 +131,26 @@ export async function rolloutImpact (options: RolloutImpactOptions): Promise<Rol
   return { extensionConfig: options.name, clusters: results, summary: summarise(results) }
 }
 
-/** The counts of a report: Clusters by strongest effect, failures, and the Machines that would be replaced. */
+/** The counts of a report: Clusters by strongest effect (refused first), failures, and the Machines that would be replaced. */
 export function summarise (clusters: ReadonlyArray<ClusterImpact | ClusterImpactFailure>): ImpactSummary {
-  const summary = { clusters: clusters.length, rollingOut: 0, inPlace: 0, unchanged: 0, failed: 0, machines: 0 }
+  const summary = { clusters: clusters.length, refused: 0, rollingOut: 0, inPlace: 0, unchanged: 0, failed: 0, machines: 0 }
   for (const c of clusters) {
     if (isFailure(c)) {
       summary.failed++
       continue
     }
     const effects = c.objects.map(o => o.effect)
-    if (effects.includes('rollout')) summary.rollingOut++
+    if (effects.includes('refused')) summary.refused++
+    else if (effects.includes('rollout')) summary.rollingOut++
     else if (effects.includes('in-place')) summary.inPlace++
     else summary.unchanged++
     summary.machines += c.objects.filter(o => o.effect === 'rollout').reduce((n, o) => n + (o.machines ?? 0), 0)
   }
   return summary
+}
+
+/** The summary in one sentence, as the table and the HTML page end. */
+export function summaryText (summary: ImpactSummary): string {
+  const refused = summary.refused > 0 ? `${summary.refused} of ${summary.clusters} Clusters would stop reconciling their topology (the API server refuses an object Cluster API writes), ` : ''
+  return `${refused}${summary.rollingOut} of ${summary.clusters} Clusters would replace Machines (${summary.machines} Machines), ${summary.inPlace} change in place only, ${summary.unchanged} unchanged, ${summary.failed} could not be computed.`
 }

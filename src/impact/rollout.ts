@@ -7,8 +7,12 @@
 import { createJsonPatch, type JsonPatchOperation } from '../topology/json-patch.js'
 import { jsonEqual } from '../topology/json.js'
 
-/** What a change does to the Machines of a control plane, MachineDeployment or MachinePool. */
-export type RolloutEffect = 'rollout' | 'in-place' | 'none'
+/**
+ * What a change does: its Machines replaced (rollout), updated in place, nothing, or the object refused by the API
+ * server when the topology controller writes it (refused: nothing changes, and the Cluster's topology stops
+ * reconciling until the extension changes).
+ */
+export type RolloutEffect = 'rollout' | 'in-place' | 'none' | 'refused'
 
 /** One changed field and what Cluster API does about it. */
 export interface FieldChange {
@@ -87,5 +91,6 @@ export function inPlaceObjectChanges (before: Doc | undefined, after: Doc | unde
 
 /** The strongest effect of a list of changes. */
 export function strongest (list: readonly FieldChange[]): RolloutEffect {
-  return list.some(c => c.effect === 'rollout') ? 'rollout' : list.some(c => c.effect === 'in-place') ? 'in-place' : 'none'
+  for (const effect of ['refused', 'rollout', 'in-place'] as const) if (list.some(c => c.effect === effect)) return effect
+  return 'none'
 }

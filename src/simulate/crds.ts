@@ -1,11 +1,13 @@
 // The API server of a simulation: the schemas of the kinds it serves (Cluster API's own CRDs, from
 // hooks/v1alpha1/crds.json, and any CustomResourceDefinition among the inputs, which wins) and what it does to an
 // object written to it: prune, default, run Cluster API's providers' defaulting webhooks, validate (OpenAPI and CEL
-// rules), with its messages. Kinds without a schema are stored as given.
+// rules), with its messages. The topology controller writes with server-side apply (apply below): the object is
+// first converted to its schema's type, which refuses what the schema does not declare or type, and Cluster API's
+// providers' validating webhooks run last. Kinds without a schema are stored as given.
 import crds from '../../hooks/v1alpha1/crds.json' with { type: 'json' }
-import { compileSchema, type CompiledSchema, createCustomResource, type FieldError, type JSONSchemaProps, prune, updateCustomResource } from '../apiserver/index.js'
-import { isObject, type KubeDocument } from './objects.js'
-import { type Defaulter, providerWebhook } from './provider-webhooks.js'
+import { compileSchema, type CompiledSchema, createCustomResource, type FieldError, invalidObjectMessage, type JSONSchemaProps, prune, typedPatchError, updateCustomResource } from '../apiserver/index.js'
+import { isObject, jsonCopy, type KubeDocument } from './objects.js'
+import { providerWebhooks, TOPOLOGY_DRY_RUN_ANNOTATION } from './provider-webhooks.js'
 
 /** A kind the API server serves. */
 interface ServedKind {
@@ -20,6 +22,26 @@ interface ServedKind {
 type Admission =
   | { ok: true, object: KubeDocument, pruned: string[] }
   | { ok: false, message: string, errors: FieldError[], pruned: string[] }
+
+/**
+ * The API server's refusal as controller-runtime's client returns it: the Status message and, for a refusal of the
+ * object's content (schema or webhook), the Status details (kind, group, causes); the typed conversion of a
+ * server-side apply has none.
+ */
+export interface ApiRefusal {
+  message: string
+  details?: { kind: string, group: string, causes: FieldError[] }
+}
+
+/** What a server-side apply did: the object as stored, or the refusal. */
+export type ApplyResult = { ok: true, object: KubeDocument } | { ok: false, refusal: ApiRefusal }
+
+/** The fields of the topology controller's intent (structuredmerge's defaultAllowedPaths): the rest is not applied. */
+function intentOf (object: KubeDocument): KubeDocument {
+  const meta = object.metadata ?? {}
+  const metadata = Object.fromEntries(['name', 'namespace', 'uid', 'labels', 'annotations', 'ownerReferences'].filter(k => meta[k as keyof typeof meta] !== undefined).map(k => [k, meta[k as keyof typeof meta]]))
+  return jsonCopy({ apiVersion: object.apiVersion, kind: object.kind, metadata, ...(object['spec'] !== undefined ? { spec: object['spec'] } : {}) }) as KubeDocument
+}
 
 const CAPI_CRDS = (crds as unknown as { crds: Array<{ apiVersion: string, kind: string, schema: JSONSchemaProps }> }).crds
 
@@ -59,10 +81,8 @@ export class ApiServerSchemas {
 
   /** The paths of the fields the object's CRD does not declare (what strict field validation refuses), sorted. */
   unknownFields (object: KubeDocument): string[] {
-    const served = this.#kinds.get(key(object.apiVersion, object.kind))
-    if (!served) return []
-    served.compiled ??= compileSchema(served.props)
-    return prune(served.compiled, object, { resourceRoot: true }).pruned
+    const served = this.#served(object)
+    return served ? prune(served.compiled as CompiledSchema, object, { resourceRoot: true }).pruned : []
   }
 
   /**
@@ -70,21 +90,58 @@ export class ApiServerSchemas {
    * then the defaulting webhooks (the provider's, then `webhook`, which may throw to refuse), then validation. A
    * status is kept as given: inputs may be objects read back from a cluster.
    */
-  admit (object: KubeDocument, old?: KubeDocument, webhook?: Defaulter): Admission {
-    const served = this.#kinds.get(key(object.apiVersion, object.kind))
+  admit (object: KubeDocument, old?: KubeDocument, webhook?: (object: KubeDocument) => void): Admission {
+    const served = this.#served(object)
     if (!served) {
       const copy = structuredClone(object)
       webhook?.(copy)
       return { ok: true, object: copy, pruned: [] }
     }
-    served.compiled ??= compileSchema(served.props)
-    const provider = providerWebhook(object)
-    const mutate = (o: Record<string, unknown>) => { provider?.(o as KubeDocument); webhook?.(o as KubeDocument) }
+    const provider = providerWebhooks(object)
+    const mutate = (o: Record<string, unknown>) => { provider?.default?.({ object: o as KubeDocument, old, dryRun: false }); webhook?.(o as KubeDocument) }
     const options = { kind: served.kind, group: served.group, version: served.version, mutate }
+    const compiled = served.compiled as CompiledSchema
     const result = old
-      ? updateCustomResource(served.compiled, object as Record<string, unknown>, old as Record<string, unknown>, options)
-      : createCustomResource(served.compiled, object as Record<string, unknown>, options)
+      ? updateCustomResource(compiled, object as Record<string, unknown>, old as Record<string, unknown>, options)
+      : createCustomResource(compiled, object as Record<string, unknown>, options)
     if (result.errors.length > 0) return { ok: false, message: result.message ?? '', errors: result.errors, pruned: result.pruned }
     return { ok: true, object: result.object as KubeDocument, pruned: result.pruned }
+  }
+
+  /**
+   * The topology controller's server-side apply of `desired` (its intent: type, name, labels, annotations, owners,
+   * spec), over `current` when it exists, as a dry run or for real: the typed conversion, decoding, the providers'
+   * defaulting webhooks, the schema's validation, the providers' validating webhooks. The stored object keeps
+   * current's status.
+   */
+  apply (desired: KubeDocument, current: KubeDocument | undefined, dryRun: boolean): ApplyResult {
+    const intent = intentOf(desired)
+    if (dryRun) intent.metadata = { ...intent.metadata, annotations: { ...intent.metadata?.annotations, [TOPOLOGY_DRY_RUN_ANNOTATION]: '' } }
+    const served = this.#served(intent)
+    if (!served) return { ok: true, object: intent }
+    const typeError = typedPatchError(served.compiled as CompiledSchema, intent as Record<string, unknown>)
+    if (typeError !== undefined) return { ok: false, refusal: { message: typeError } }
+    const webhooks = providerWebhooks(intent)
+    const options = { kind: served.kind, group: served.group, version: served.version, statusSubresource: true, serverSideApply: true, mutate: (o: Record<string, unknown>) => webhooks?.default?.({ object: o as KubeDocument, old: current, dryRun }) }
+    const compiled = served.compiled as CompiledSchema
+    const result = current
+      ? updateCustomResource(compiled, intent as Record<string, unknown>, current as Record<string, unknown>, options)
+      : createCustomResource(compiled, intent as Record<string, unknown>, options)
+    const name = intent.metadata?.name ?? ''
+    const details = (causes: FieldError[]) => ({ kind: served.kind, group: served.group, causes })
+    if (result.errors.length > 0) return { ok: false, refusal: { message: result.message ?? '', details: details(result.errors) } }
+    const object = result.object as KubeDocument
+    const denied = webhooks?.validate?.({ object, old: current, dryRun }) ?? []
+    if (denied.length > 0) return { ok: false, refusal: { message: `admission webhook "${webhooks?.validating ?? ''}" denied the request: ${invalidObjectMessage(served.kind, served.group, name, denied)}`, details: details(denied) } }
+    if (dryRun) delete object.metadata?.annotations?.[TOPOLOGY_DRY_RUN_ANNOTATION]
+    if (object.metadata?.annotations && Object.keys(object.metadata.annotations).length === 0) delete object.metadata.annotations
+    return { ok: true, object }
+  }
+
+  /** The kind the object is, when served, its schema compiled. */
+  #served (object: KubeDocument): ServedKind | undefined {
+    const served = this.#kinds.get(key(object.apiVersion, object.kind))
+    if (served) served.compiled ??= compileSchema(served.props)
+    return served
   }
 }

@@ -1,15 +1,18 @@
 // What Cluster API's topology controller would want for a Cluster now, from where it stands, without changing
 // anything: the desired state of one reconcile (variables discovered and defaulted, the upgrade plan, the versions,
 // the objects and the ClusterClass's patches) with the extension's topology hooks called and its lifecycle hooks
-// never called (they are taken as holding, so a Cluster in the middle of an upgrade stays where it is). The rollout
-// impact of a new extension version compares two of these.
+// never called (they are taken as holding, so a Cluster in the middle of an upgrade stays where it is), and what the
+// API server would refuse of it when the topology controller writes it. The rollout impact of a new extension
+// version compares two of these.
 import { createCatalog } from '../catalog/default.js'
 import type { KubeObject, RuntimeClient } from '../client/runtime-client.js'
 import { getBlueprint } from './blueprint.js'
 import { admitCluster, resolveInputs } from './inputs.js'
 import type { LiveState } from './live.js'
-import { jsonCopy } from './objects.js'
+import { jsonCopy, type KubeDocument } from './objects.js'
+import { TopologyWriter } from './writes.js'
 import type { PatchRequest } from './patch-engine.js'
+import { type RefusedObject, TopologyReconcileError, type TopologyReconciledCondition } from './refusals.js'
 import { generateDesiredState, newScope, type ReconcileContext } from './reconcile.js'
 import type { DesiredState } from './scope.js'
 import { seededRandom, seededUid } from './seeded.js'
@@ -25,10 +28,22 @@ export interface DryRunResult {
   /** timeline holds the topology hook calls made. */
   timeline: TimelineEntry[]
   calls: number
+  /**
+   * refused lists the objects the API server refuses when the topology controller writes the desired state over
+   * what is stored, in Cluster API's order (empty when it takes everything), and `condition` what the Cluster's
+   * TopologyReconciled condition then says.
+   */
+  refused: RefusedObject[]
+  condition?: TopologyReconciledCondition
+  /**
+   * asApplied gives an object as a server-side apply dry run over the stored one returns it: defaulted as Cluster
+   * API sees both sides when it compares them (dryRunSSAPatch); undefined when the API server refuses it.
+   */
+  asApplied: (desired: KubeDocument, stored: KubeDocument) => KubeDocument | undefined
 }
 
-/** A live Cluster's desired state now, as an extension (its client) patches it. */
-export async function dryRunDesiredState (options: { objects: readonly unknown[], current: LiveState, client: RuntimeClient }): Promise<DryRunResult> {
+/** A live Cluster's desired state now, as an extension (its client) patches it, and (unless `writes` is false) what the API server refuses of it. */
+export async function dryRunDesiredState (options: { objects: readonly unknown[], current: LiveState, client: RuntimeClient, writes?: boolean }): Promise<DryRunResult> {
   const inputs = resolveInputs(options.objects)
   const cluster = jsonCopy(inputs.cluster)
   const seed = `${cluster.metadata.namespace}/${cluster.metadata.name}`
@@ -54,6 +69,17 @@ export async function dryRunDesiredState (options: { objects: readonly unknown[]
     patchCluster: () => {},
     patchEngine: { caller, contract: 'v1beta2', definitionsFrom: definitions.definitionsFrom, itemUid: role => seededUid(`${seed}/item/${role}`) }
   }
-  const { desired, request } = await generateDesiredState(newScope(ctx), ctx)
-  return { desired, request, timeline: recorder.entries, calls: recorder.calls }
+  const scope = newScope(ctx)
+  const { desired, request } = await generateDesiredState(scope, ctx)
+  const writer = new TopologyWriter(inputs.schemas)
+  const asApplied = (object: KubeDocument, stored: KubeDocument) => writer.dryRun(object, stored)
+  const result = { desired, request, timeline: recorder.entries, calls: recorder.calls, asApplied }
+  if (options.writes === false) return { ...result, refused: [] }
+  try {
+    world.reconcileState(scope, desired, 'v1beta2', () => {})
+  } catch (err) {
+    if (!(err instanceof TopologyReconcileError)) throw err
+    return { ...result, refused: err.refused, condition: err.condition }
+  }
+  return { ...result, refused: [] }
 }

@@ -14,13 +14,18 @@
 //   names.ts, seeded.ts  naming templates and generated names; seeded randomness and uids
 //   patch-engine.ts      the patch engine: the request, the variables (builtins.ts), inline (inline-patches.ts,
 //                        inline-template.ts) and external patches, ValidateTopology, the desired state updated
-//   world.ts             the simulated management cluster: what is stored, template rotation, the machines
+//   world.ts             the simulated management cluster: what is stored, reconcileState's writes, the machines
+//   writes.ts            reconcileReferencedObject and reconcileReferencedTemplate: dry runs, applies, rotations
+//   refusals.ts          an object the API server refuses: Cluster API's error and the TopologyReconciled condition
+//   crds.ts              the simulation's API server: Cluster API's CRDs, admission and server-side apply
+//   provider-webhooks.ts the providers' admission webhooks (kubeadm-validation.ts: the kubeadm providers' checks)
 //   lifecycle.ts         the life on a virtual clock: reconciles until settled, upgrade, deletion
 //   versions.ts          Kubernetes versions and upgrade plans
 //   timeline.ts          the recorded calls and the checks of every answer
 //   in-process-client.ts a RuntimeClient over handlers called in process
 export { classExtensionName, simulate, type SimulatedTemplate, type SimulateOptions, type SimulationResult, type SimulationState } from './simulate.js'
 export type { TimelineEntry } from './timeline.js'
+export { describeObject, type RefusedObject, type TopologyReconciledCondition } from './refusals.js'
 export { SimulationInputError } from './errors.js'
 export { InProcessRuntimeClient } from './in-process-client.js'
 export type { SourceOf } from './inputs.js'

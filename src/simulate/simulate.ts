@@ -21,6 +21,7 @@ import { type ClusterObject, jsonCopy, type KubeDocument } from './objects.js'
 import type { ClusterState } from './scope.js'
 import { PatchFailure } from './patch-engine.js'
 import { Recorder, SimulationFailure, type TimelineEntry } from './timeline.js'
+import { TopologyReconcileError, type TopologyReconciledCondition } from './refusals.js'
 import { defaultClusterVariables, discoverVariables } from './variables.js'
 import type { LiveState } from './live.js'
 import { SimulatedWorld } from './world.js'
@@ -95,6 +96,11 @@ export interface SimulationResult {
   outcome: 'completed' | 'failed'
   /** error says what failed and where (hook, handler, template), in one line. */
   error?: string
+  /**
+   * topologyReconciled is the Cluster's TopologyReconciled condition when the API server refuses an object the
+   * topology controller writes: Cluster API stops there, reconcile after reconcile, until the extension changes.
+   */
+  topologyReconciled?: TopologyReconciledCondition
   /** timeline lists every hook call and every step of the cluster, in order. */
   timeline: TimelineEntry[]
   /** templates are the patched templates of the last phase (after the upgrade, with toVersion). */
@@ -225,12 +231,13 @@ export async function simulate (options: SimulateOptions): Promise<SimulationRes
   const recorder = new Recorder(client, { catalog, forObject: () => world.cluster, now: () => clock.now, checkDeterminism: options.checkDeterminism ?? true })
   let lifecycle: Lifecycle | undefined
   let variables: ClusterVariable[] = []
-  const result = (outcome: SimulationResult['outcome'], error?: string): SimulationResult => {
+  const result = (outcome: SimulationResult['outcome'], error?: string, topologyReconciled?: TopologyReconciledCondition): SimulationResult => {
     const phases = (lifecycle?.phases ?? []).map(p => ({ phase: p.phase, version: p.version, templates: templatesOf(p), objects: objectsByRole(p.stored) }))
     const last = lifecycle?.phases.at(-1)
     return {
       outcome,
       ...(error ? { error } : {}),
+      ...(topologyReconciled ? { topologyReconciled } : {}),
       timeline: recorder.entries,
       templates: phases.at(-1)?.templates ?? [],
       phases,
@@ -276,6 +283,10 @@ export async function simulate (options: SimulateOptions): Promise<SimulationRes
     }
     return result('completed')
   } catch (err) {
+    if (err instanceof TopologyReconcileError) {
+      recorder.event('topology not reconciled', `TopologyReconciled False ReconcileFailed: ${err.condition.message}`)
+      return result('failed', err.message, err.condition)
+    }
     if (err instanceof SimulationFailure || err instanceof PatchFailure || err instanceof NamingTemplateError) return result('failed', err.message)
     throw err
   }

@@ -8,12 +8,12 @@ import { PENDING_HOOKS_ANNOTATION } from '../api/extension-config/constants.js'
 import type { ContractVersion } from './cloning.js'
 import { simpleName } from './names.js'
 import type { RandomSource } from './seeded.js'
-import { errorBody } from '../apiserver/index.js'
 import { type ClusterObject, getPath, jsonCopy, type JsonObject, type KubeDocument, setPath, type StringMap } from './objects.js'
 import { jsonEqual } from '../topology/json.js'
 import type { LiveState } from './live.js'
 import { ApiServerSchemas } from './crds.js'
-import { SimulationFailure } from './timeline.js'
+import { ObjectRefused, type RefusedObject, TopologyReconcileError } from './refusals.js'
+import { TopologyWriter, type Written } from './writes.js'
 import type { ClusterState, DesiredState, Scope, WorkerState } from './scope.js'
 
 /** Something the topology controller did to an object, as Cluster API's events and logs say it. */
@@ -26,17 +26,14 @@ export interface WorldEvent {
   detail: string
 }
 
-const metadataOf = (o: KubeDocument | undefined) => ({ labels: o?.metadata?.labels ?? {}, annotations: o?.metadata?.annotations ?? {} })
+/** klog.KObj: `namespace/name`. */
+const objectKey = (o: KubeDocument) => `${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`
 const describe = (o: KubeDocument) => `${o.kind ?? ''} ${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`
 
-/** HasChanges: labels, annotations or spec differ (the server-side apply dry run's diff without its defaulting). */
-function hasChanges (current: KubeDocument, desired: KubeDocument, ignore: ReadonlyArray<readonly string[]> = []): boolean {
-  const specOf = (o: KubeDocument) => {
-    const spec = jsonCopy(o['spec'] ?? {}) as JsonObject
-    for (const path of ignore) setPath(spec, path, null)
-    return spec
-  }
-  return !jsonEqual(metadataOf(current), metadataOf(desired)) || !jsonEqual(specOf(current), specOf(desired))
+/** What an error of the writes of one MachineDeployment or MachinePool says before Cluster API's own error. */
+const wrapped = (prefix: string, err: unknown): never => {
+  if (err instanceof ObjectRefused) throw new ObjectRefused(err.role, err.object, `${prefix}: ${err.message}`)
+  throw err
 }
 
 /** The objects of one simulated Cluster, as stored, and the state of its machines. */
@@ -53,7 +50,7 @@ export class SimulatedWorld {
   readonly rollingOut = new Set<string>()
   readonly #random: RandomSource
   readonly #now: () => string
-  readonly #schemas: ApiServerSchemas
+  readonly #writer: TopologyWriter
   #resourceVersion = 1
   #rotations = 0
 
@@ -64,7 +61,7 @@ export class SimulatedWorld {
   constructor (cluster: ClusterObject, random: RandomSource, options: { live?: LiveState | undefined, now?: () => string, schemas?: ApiServerSchemas } = {}) {
     this.cluster = cluster
     this.#random = random
-    this.#schemas = options.schemas ?? new ApiServerSchemas()
+    this.#writer = new TopologyWriter(options.schemas ?? new ApiServerSchemas())
     this.#now = options.now ?? (() => new Date(0).toISOString().replace('.000', ''))
     const live = options.live
     this.#resourceVersion = Number(cluster.metadata.resourceVersion ?? 1) || 1
@@ -112,97 +109,121 @@ export class SimulatedWorld {
     return md !== undefined && this.machineVersions.get(topologyName) !== version
   }
 
-  /**
-   * The object as the API server stores it when the topology controller creates it (no `current`) or applies it over
-   * `current` (whose status stays); a refusal fails the reconcile with the API server's causes, as Cluster API
-   * reports them.
-   */
-  #stored (desired: KubeDocument, current?: KubeDocument): KubeDocument {
-    const admission = this.#schemas.admit(desired, current)
-    if (!admission.ok) {
-      const causes = admission.errors.map(e => `${e.type}: ${e.field}: ${errorBody(e)}`).join(' ')
-      const groupKind = `${desired.kind ?? ''}.${String(desired.apiVersion).split('/')[0] ?? ''}`
-      throw new SimulationFailure(current ? `failed to create patch helper for ${describe(current)}: ${admission.message}` : `failed to create ${groupKind}: ${causes}`)
-    }
-    const stored = jsonCopy(admission.object)
-    if (current?.['status'] !== undefined) stored['status'] = current['status']
-    return stored
+  /** A new name for a rotated template (names.SimpleNameGenerator). */
+  #rotatedName (prefix: string): () => string {
+    return () => simpleName(prefix, this.#random(`rotation/${++this.#rotations}`))
+  }
+
+  /** An event for what writing an object did. */
+  #event (written: Written, events: WorldEvent[], current: KubeDocument | undefined, detail?: string): void {
+    if (written.change === 'rotated') events.push({ change: 'rotated', object: describe(written.object), detail: `replaces ${current?.metadata?.name ?? ''} (template rotation)` })
+    else if (written.change === 'updated') events.push({ change: 'updated', object: describe(written.object), detail: detail ?? 'metadata changes' })
+    else if (written.change === 'created') events.push({ change: 'created', object: describe(written.object), detail: '' })
   }
 
   /**
-   * reconcileReferencedTemplate: a new template is created; one whose spec changes is rotated (a new name, the old
-   * one replaced); one whose labels or annotations change is patched in place.
+   * reconcileState's writes (after the After* hooks), in its order: infrastructure cluster, control plane, Cluster,
+   * MachineDeployments, MachinePools. The API server's refusal ends the reconcile (TopologyReconcileError, every
+   * refused MachineDeployment named: Cluster API takes them in random order, so each is refused in turn) and what
+   * comes after it is not written.
    */
-  #reconcileTemplate (current: KubeDocument | undefined, desired: KubeDocument, prefix: string, events: WorldEvent[]): { template: KubeDocument, rotated: boolean } {
-    const wanted = this.#stored(desired)
-    if (!current) {
-      events.push({ change: 'created', object: describe(desired), detail: '' })
-      return { template: wanted, rotated: false }
-    }
-    if (!hasChanges(current, wanted)) return { template: current, rotated: false }
-    if (jsonEqual(current['spec'], wanted['spec'])) {
-      events.push({ change: 'updated', object: describe(desired), detail: 'metadata changes' })
-      return { template: { ...wanted, metadata: { ...wanted.metadata, name: current.metadata?.name ?? '' } }, rotated: false }
-    }
-    const template = wanted
-    template.metadata = { ...template.metadata, name: simpleName(prefix, this.#random(`rotation/${++this.#rotations}`)) }
-    events.push({ change: 'rotated', object: describe(template), detail: `replaces ${current.metadata?.name ?? ''} (template rotation)` })
-    return { template, rotated: true }
-  }
-
-  /** reconcileState's writes (after the After* hooks): infrastructure cluster, control plane, Cluster, workers. */
   reconcileState (s: Scope, desired: DesiredState, contract: ContractVersion, markPending: (hooks: string[]) => void): WorldEvent[] {
     const events: WorldEvent[] = []
-    const clusterName = this.cluster.metadata.name
-    if (!this.infrastructureCluster) {
-      this.infrastructureCluster = this.#stored(desired.infrastructureCluster)
-      events.push({ change: 'created', object: describe(desired.infrastructureCluster), detail: '' })
-    } else {
-      const wanted = this.#stored(desired.infrastructureCluster, this.infrastructureCluster)
-      if (hasChanges(this.infrastructureCluster, wanted, [['controlPlaneEndpoint']])) {
-        this.infrastructureCluster = wanted
-        events.push({ change: 'updated', object: describe(desired.infrastructureCluster), detail: '' })
+    try {
+      this.#reconcileInfrastructureCluster(desired, events)
+      if (!s.upgradeTracker.controlPlane.isPendingUpgrade) {
+        this.#reconcileControlPlane(desired, contract, events)
+        // Only once the control plane took the new version are the hooks of the step tracked.
+        if (s.upgradeTracker.hooksToMarkPending.length > 0) markPending(s.upgradeTracker.hooksToMarkPending)
       }
-    }
-    if (!s.upgradeTracker.controlPlane.isPendingUpgrade) {
-      this.#reconcileControlPlane(desired, contract, events)
-      // Only once the control plane took the new version are the hooks of the step tracked.
-      if (s.upgradeTracker.hooksToMarkPending.length > 0) markPending(s.upgradeTracker.hooksToMarkPending)
+    } catch (err) {
+      throw err instanceof ObjectRefused ? new TopologyReconcileError([{ role: err.role, object: err.object, error: err.message }]) : err
     }
     this.#reconcileCluster(desired)
-    for (const [name, state] of desired.machineDeployments) {
-      const current = this.machineDeployments.get(name)
-      if (!current) {
-        if (s.upgradeTracker.machineDeployments.pendingCreate.has(name)) continue
-        this.machineDeployments.set(name, { ...jsonCopy(state), object: this.#stored(state.object), bootstrap: this.#stored(state.bootstrap), infrastructure: this.#stored(state.infrastructure) })
-        this.machineVersions.set(name, getPath(state.object, ['spec', 'template', 'spec', 'version']) as string)
-        events.push({ change: 'created', object: describe(state.object), detail: '' })
-        continue
+    const refused: RefusedObject[] = []
+    for (const [name, state] of [...desired.machineDeployments].sort(([a], [b]) => a < b ? -1 : 1)) {
+      try {
+        this.#reconcileMachineDeployment(s, name, state, events)
+      } catch (err) {
+        if (!(err instanceof ObjectRefused)) throw err
+        refused.push({ role: err.role, object: err.object, error: err.message })
       }
-      if (s.upgradeTracker.machineDeployments.pendingUpgrade.has(current.object.metadata?.name ?? '')) continue
-      const prefix = `${clusterName}-${name}-`
-      const infrastructure = this.#reconcileTemplate(current.infrastructure, state.infrastructure, prefix, events)
-      const bootstrap = this.#reconcileTemplate(current.bootstrap, state.bootstrap, prefix, events)
-      const named = jsonCopy(state.object)
-      setPath(named as JsonObject, ['spec', 'template', 'spec', 'infrastructureRef', 'name'], infrastructure.template.metadata?.name)
-      setPath(named as JsonObject, ['spec', 'template', 'spec', 'bootstrap', 'configRef', 'name'], bootstrap.template.metadata?.name)
-      const object = this.#stored(named, current.object)
-      const versionChange = this.#versionChange(current.object, object, ['spec', 'template', 'spec', 'version'])
-      if (hasChanges(current.object, object)) events.push({ change: 'updated', object: describe(object), detail: versionChange })
-      if (infrastructure.rotated || bootstrap.rotated) this.rollingOut.add(name)
-      this.machineDeployments.set(name, { object, bootstrap: bootstrap.template, infrastructure: infrastructure.template, ...(state.machineHealthCheck ? { machineHealthCheck: state.machineHealthCheck } : {}) })
     }
-    for (const [name, state] of desired.machinePools) {
-      const current = this.machinePools.get(name)
-      if (!current && s.upgradeTracker.machinePools.pendingCreate.has(name)) continue
-      if (current && s.upgradeTracker.machinePools.pendingUpgrade.has(current.object.metadata?.name ?? '')) continue
-      const wanted = { ...jsonCopy(state), object: this.#stored(state.object, current?.object), bootstrap: this.#stored(state.bootstrap, current?.bootstrap), infrastructure: this.#stored(state.infrastructure, current?.infrastructure) }
-      if (!current || hasChanges(current.object, wanted.object) || hasChanges(current.bootstrap, wanted.bootstrap) || hasChanges(current.infrastructure, wanted.infrastructure)) {
-        events.push({ change: current ? 'updated' : 'created', object: describe(state.object), detail: current ? this.#versionChange(current.object, state.object, ['spec', 'template', 'spec', 'version']) : '' })
-      }
-      this.machinePools.set(name, wanted)
+    if (refused.length > 0) throw new TopologyReconcileError(refused)
+    try {
+      for (const [name, state] of desired.machinePools) this.#reconcileMachinePool(s, name, state, events)
+    } catch (err) {
+      throw err instanceof ObjectRefused ? new TopologyReconcileError([{ role: err.role, object: err.object, error: err.message }]) : err
     }
     return events
+  }
+
+  #reconcileInfrastructureCluster (desired: DesiredState, events: WorldEvent[]): void {
+    const role = 'infrastructureCluster'
+    const current = this.infrastructureCluster
+    const written = current ? this.#writer.update(role, current, desired.infrastructureCluster, [['controlPlaneEndpoint']]) : { object: this.#writer.create(role, desired.infrastructureCluster), change: 'created' as const, specChanged: true }
+    this.#event(written, events, current, '')
+    this.infrastructureCluster = written.object
+  }
+
+  #reconcileMachineDeployment (s: Scope, name: string, state: WorkerState, events: WorldEvent[]): void {
+    const role = `machineDeployment ${name}`
+    const current = this.machineDeployments.get(name)
+    if (!current) {
+      if (s.upgradeTracker.machineDeployments.pendingCreate.has(name)) return
+      const templates = (() => {
+        try {
+          return { infrastructure: this.#writer.create(`${role} infrastructure`, state.infrastructure), bootstrap: this.#writer.create(`${role} bootstrap`, state.bootstrap) }
+        } catch (err) { return wrapped('failed to create MachineDeployment', err) }
+      })()
+      this.machineDeployments.set(name, { ...jsonCopy(state), object: this.#writer.create(role, state.object), ...templates })
+      this.machineVersions.set(name, getPath(state.object, ['spec', 'template', 'spec', 'version']) as string)
+      events.push({ change: 'created', object: describe(state.object), detail: '' })
+      return
+    }
+    if (s.upgradeTracker.machineDeployments.pendingUpgrade.has(current.object.metadata?.name ?? '')) return
+    const prefix = `${this.cluster.metadata.name}-${name}-`
+    let infrastructure: Written
+    let bootstrap: Written
+    try {
+      infrastructure = this.#writer.template(`${role} infrastructure`, current.infrastructure, state.infrastructure, this.#rotatedName(prefix))
+      bootstrap = this.#writer.template(`${role} bootstrap`, current.bootstrap, state.bootstrap, this.#rotatedName(prefix))
+    } catch (err) { return wrapped(`failed to reconcile MachineDeployment ${objectKey(current.object)}`, err) }
+    this.#event(infrastructure, events, current.infrastructure)
+    this.#event(bootstrap, events, current.bootstrap)
+    const named = jsonCopy(state.object)
+    setPath(named as JsonObject, ['spec', 'template', 'spec', 'infrastructureRef', 'name'], infrastructure.object.metadata?.name)
+    setPath(named as JsonObject, ['spec', 'template', 'spec', 'bootstrap', 'configRef', 'name'], bootstrap.object.metadata?.name)
+    const object = this.#writer.update(role, current.object, named)
+    this.#event(object, events, current.object, this.#versionChange(current.object, object.object, ['spec', 'template', 'spec', 'version']))
+    if (infrastructure.change === 'rotated' || bootstrap.change === 'rotated') this.rollingOut.add(name)
+    this.machineDeployments.set(name, { object: object.object, bootstrap: bootstrap.object, infrastructure: infrastructure.object, ...(state.machineHealthCheck ? { machineHealthCheck: state.machineHealthCheck } : {}) })
+  }
+
+  #reconcileMachinePool (s: Scope, name: string, state: WorkerState, events: WorldEvent[]): void {
+    const role = `machinePool ${name}`
+    const current = this.machinePools.get(name)
+    if (!current && s.upgradeTracker.machinePools.pendingCreate.has(name)) return
+    if (current && s.upgradeTracker.machinePools.pendingUpgrade.has(current.object.metadata?.name ?? '')) return
+    if (!current) {
+      const objects = (() => {
+        try {
+          return { infrastructure: this.#writer.create(`${role} infrastructure`, state.infrastructure), bootstrap: this.#writer.create(`${role} bootstrap`, state.bootstrap) }
+        } catch (err) { return wrapped('failed to create MachinePool', err) }
+      })()
+      this.machinePools.set(name, { ...jsonCopy(state), object: this.#writer.create(role, state.object), ...objects })
+      events.push({ change: 'created', object: describe(state.object), detail: '' })
+      return
+    }
+    let infrastructure: Written
+    let bootstrap: Written
+    try {
+      infrastructure = this.#writer.update(`${role} infrastructure`, current.infrastructure, state.infrastructure)
+      bootstrap = this.#writer.update(`${role} bootstrap`, current.bootstrap, state.bootstrap)
+    } catch (err) { return wrapped(`failed to reconcile MachinePool ${objectKey(current.object)}`, err) }
+    const object = this.#writer.update(role, current.object, state.object)
+    if ([infrastructure, bootstrap, object].some(w => w.change !== 'none')) events.push({ change: 'updated', object: describe(state.object), detail: this.#versionChange(current.object, state.object, ['spec', 'template', 'spec', 'version']) })
+    this.machinePools.set(name, { ...jsonCopy(state), object: object.object, bootstrap: bootstrap.object, infrastructure: infrastructure.object })
   }
 
   #versionChange (current: KubeDocument, desired: KubeDocument, path: readonly string[]): string {
@@ -215,17 +236,15 @@ export class SimulatedWorld {
     const named = jsonCopy(desired.controlPlane.object) as JsonObject
     const machineTemplate = desired.controlPlane.infrastructureMachineTemplate
     if (machineTemplate) {
-      const reconciled = this.#reconcileTemplate(this.controlPlaneMachineTemplate, machineTemplate, `${this.cluster.metadata.name}-`, events)
-      this.controlPlaneMachineTemplate = reconciled.template
-      setPath(named, contract === 'v1beta1' ? ['spec', 'machineTemplate', 'infrastructureRef', 'name'] : ['spec', 'machineTemplate', 'spec', 'infrastructureRef', 'name'], reconciled.template.metadata?.name)
+      const written = this.#writer.template('controlPlaneMachineInfrastructure', this.controlPlaneMachineTemplate, machineTemplate, this.#rotatedName(`${this.cluster.metadata.name}-`))
+      this.#event(written, events, this.controlPlaneMachineTemplate)
+      this.controlPlaneMachineTemplate = written.object
+      setPath(named, contract === 'v1beta1' ? ['spec', 'machineTemplate', 'infrastructureRef', 'name'] : ['spec', 'machineTemplate', 'spec', 'infrastructureRef', 'name'], written.object.metadata?.name)
     }
-    const object = this.#stored(named, this.controlPlane)
-    if (!this.controlPlane) {
-      events.push({ change: 'created', object: describe(object), detail: '' })
-    } else if (hasChanges(this.controlPlane, object)) {
-      events.push({ change: 'updated', object: describe(object), detail: this.#versionChange(this.controlPlane, object, ['spec', 'version']) })
-    }
-    this.controlPlane = object
+    const current = this.controlPlane
+    const written = current ? this.#writer.update('controlPlane', current, named) : { object: this.#writer.create('controlPlane', named), change: 'created' as const, specChanged: true }
+    this.#event(written, events, current, current ? this.#versionChange(current, written.object, ['spec', 'version']) : '')
+    this.controlPlane = written.object
   }
 
   /** reconcileCluster: labels, annotations and the references to the infrastructure cluster and the control plane. */

@@ -1,7 +1,7 @@
 // runtime-sdk rollout-impact as a user runs it: on files (the Cluster created with the current version first), the
 // table, JSON and --fail-on-rollout a CI job gates on; bad input and an unusable management cluster in one line with
 // exit 2 or 1, never a stack trace. (On a real management cluster, with Cluster API: test/capi/impact.test.ts.)
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -95,4 +95,45 @@ t.test('a management cluster that cannot be read: one line that says what to che
   const forbidden = await runCliHere(['rollout-impact', '--kubeconfig', kubeconfig(server.url), '-A', '--handlers', V2])
   t.match(forbidden.stderr, /runtime-sdk-cluster-reader ClusterRole \(deploy\/rbac\/cluster-reader-role\.yaml\)\n$/)
   t.ok(server.requests.length > 0 && server.requests.every(r => r.method === 'GET'), 'nothing but GETs')
+})
+
+/** A module serving one second version of test/helpers/reference-extension-v2.ts, for --handlers. */
+const variant = (change: string) => {
+  const file = join(dir, `v2-${change}.mts`)
+  writeFileSync(file, `import { referenceHandlersV2 } from ${JSON.stringify(V2)}\nexport default referenceHandlersV2('${change}')\n`)
+  return file
+}
+
+t.test('a version whose objects the API server refuses: refused, with Cluster API\'s error, in every format, and --fail-on-rollout fails', async t => {
+  const json = await runCliHere(['rollout-impact', '-f', EXAMPLE, '--handlers', variant('forbidden'), '-o', 'json'])
+  t.equal(json.code, 0, json.stderr)
+  const report = JSON.parse(json.stdout) as RolloutImpactReport
+  t.match(report.summary, { clusters: 1, refused: 1, rollingOut: 0, failed: 0 })
+  t.match(report.clusters[0], {
+    topologyReconciled: { status: 'False', reason: 'ReconcileFailed', message: /^error reconciling the Cluster topology: failed to create patch helper for KubeadmControlPlane default\/loop-\w+: .*certificatesDir: Forbidden: cannot be modified$/ },
+    objects: [{ role: 'infrastructureCluster', effect: 'none' }, { role: 'controlPlane', effect: 'refused', refused: /Forbidden: cannot be modified$/ }, { role: 'machineDeployment md-0', effect: 'none' }]
+  })
+  const yaml = await runCliHere(['rollout-impact', '-f', EXAMPLE, '--handlers', variant('forbidden'), '-o', 'yaml'])
+  t.match(yaml.stdout, /effect: refused\n/)
+
+  const table = await runCliHere(['rollout-impact', '-f', EXAMPLE, '--handlers', variant('forbidden')])
+  t.match(table.stdout, /default\/loop\s+controlPlane\s+KubeadmControlPlane default\/loop-\w+\s+refused\s+1\s+failed to create patch helper for KubeadmControlPlane /)
+  t.match(table.stdout, /\n1 of 1 Clusters would stop reconciling their topology \(the API server refuses an object Cluster API writes\), 0 of 1 Clusters would replace Machines/)
+
+  const gated = await runCliHere(['rollout-impact', '-f', EXAMPLE, '--handlers', variant('forbidden'), '--fail-on-rollout'])
+  t.equal(gated.code, 1, 'a refusal fails the gate')
+  t.match(gated.stderr, /^error: 1 Clusters would stop reconciling their topology: default\/loop: error reconciling the Cluster topology: failed to create patch helper for KubeadmControlPlane .*\n$/)
+
+  const html = join(dir, 'refused.html')
+  const page = await runCliHere(['rollout-impact', '-f', EXAMPLE, '--handlers', variant('forbidden'), '--html', html])
+  t.equal(page.code, 0, page.stderr)
+  t.match(readFileSync(html, 'utf8'), /<td class="refused">refused<\/td>.*refused: failed to create patch helper for KubeadmControlPlane/s)
+})
+
+t.test('simulate with such a version: the life halts where Cluster API halts, in one line, exit 1', async t => {
+  const r = await runCliHere(['simulate', '-f', EXAMPLE, '--handlers', variant('conflicting-file')])
+  t.equal(r.code, 1)
+  t.match(r.stdout, /\nCluster API stops here, reconcile after reconcile, until the extension answers differently: TopologyReconciled False ReconcileFailed: error reconciling the Cluster topology: failed to create MachineDeployment: failed to create KubeadmConfigTemplate\.bootstrap\.cluster\.x-k8s\.io: FieldValueInvalid: spec\.template\.spec\.files\[0\]/)
+  t.match(r.stderr, /^error: the Cluster's topology stops reconciling \(TopologyReconciled False ReconcileFailed\): error reconciling the Cluster topology: failed to create MachineDeployment: .*\n$/)
+  t.notMatch(r.stdout, /was created/)
 })

@@ -3,7 +3,13 @@
 //   KubeadmConfigTemplate (a spec change of a MachineDeployment's template only);
 // - `label`: it also labels every MachineDeployment's templates (metadata only);
 // - `in-place`: as `command`, and its CanUpdateMachineSet takes any change of a MachineDeployment's templates in place
-//   (it patches the current templates into the desired ones).
+//   (it patches the current templates into the desired ones);
+// - changes Cluster API's API server refuses, so that the topology stops reconciling: `undeclared` writes a field the
+//   KubeadmConfigTemplate's schema does not declare, `wrong-type` the workers' preKubeadmCommands as a string,
+//   `forbidden` a KubeadmControlPlane field its webhook does not let change (certificatesDir), `conflicting-file` a
+//   file with both content and contentFrom (the KubeadmConfigTemplate webhook refuses it);
+// - `default-value`: the workers' bootstrap format set to `cloud-config`, what the KubeadmConfigTemplate webhook
+//   defaults on the topology controller's dry runs: nothing changes.
 // `runtime-sdk serve --handlers` serves the one RUNTIME_SDK_V2_CHANGE names (default `command`).
 import { applyPatch, type Operation } from 'rfc6902'
 import { CanUpdateMachineSet, GeneratePatches } from '../../src/api/hooks/v1alpha1/index.js'
@@ -11,10 +17,10 @@ import { referenceHandlers } from '../../src/reference-extension/index.js'
 import { defineHandler, type ExtensionHandler } from '../../src/server/types.js'
 import { createJsonPatch } from '../../src/topology/json-patch.js'
 import { applyMergePatch } from '../../src/topology/merge-patch.js'
-import { isMachineDeploymentBootstrapTemplate, isMachineDeploymentInfrastructureTemplate } from '../../src/topology/holders.js'
+import { isControlPlaneTemplate, isMachineDeploymentBootstrapTemplate, isMachineDeploymentInfrastructureTemplate } from '../../src/topology/holders.js'
 
 /** What version 2 changes. */
-export type V2Change = 'command' | 'label' | 'in-place'
+export type V2Change = 'command' | 'label' | 'in-place' | 'undeclared' | 'wrong-type' | 'forbidden' | 'conflicting-file' | 'default-value'
 
 type Item = { uid: string, holderReference: { kind: string, fieldPath: string }, object: Record<string, any> }
 type Answer = { status: string, message?: string, items?: Array<{ uid: string, patchType: string, patch: string }> }
@@ -29,10 +35,18 @@ function change (item: Item, object: Record<string, any>, what: V2Change): void 
     if (isMachineDeploymentBootstrapTemplate(holder) || isMachineDeploymentInfrastructureTemplate(holder)) object['metadata'] = { ...object['metadata'], labels: { ...object['metadata']?.labels, 'example.com/extension-version': 'v2' } }
     return
   }
-  if (isMachineDeploymentBootstrapTemplate(holder)) {
-    const spec = object['spec']?.template?.spec ?? {}
-    object['spec'] = { ...object['spec'], template: { ...object['spec']?.template, spec: { ...spec, preKubeadmCommands: [...spec.preKubeadmCommands ?? [], 'echo v2'] } } }
+  const spec = object['spec']?.template?.spec ?? {}
+  const withSpec = (changed: Record<string, unknown>) => { object['spec'] = { ...object['spec'], template: { ...object['spec']?.template, spec: changed } } }
+  if (what === 'forbidden') {
+    if (isControlPlaneTemplate(holder)) withSpec({ ...spec, kubeadmConfigSpec: { ...spec.kubeadmConfigSpec, clusterConfiguration: { ...spec.kubeadmConfigSpec?.clusterConfiguration, certificatesDir: '/etc/v2/pki' } } })
+    return
   }
+  if (!isMachineDeploymentBootstrapTemplate(holder)) return
+  if (what === 'default-value') withSpec({ ...spec, format: 'cloud-config' })
+  else if (what === 'undeclared') withSpec({ ...spec, notAKubeadmField: 'v2' })
+  else if (what === 'wrong-type') withSpec({ ...spec, preKubeadmCommands: 'echo v2' })
+  else if (what === 'conflicting-file') withSpec({ ...spec, files: [{ path: '/etc/v2', content: 'v2', contentFrom: { secret: { name: 'v2', key: 'v2' } } }] })
+  else withSpec({ ...spec, preKubeadmCommands: [...spec.preKubeadmCommands ?? [], 'echo v2'] })
 }
 
 /** The reference extension's handlers, version 2 (see the header). */

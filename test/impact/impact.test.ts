@@ -45,3 +45,24 @@ t.test('a change the candidate\'s CanUpdateMachineSet takes is reported in place
   t.equal(impact['machineDeployment md-0']?.effect, 'in-place')
   t.match(impact['machineDeployment md-0']?.inPlace, { hook: 'CanUpdateMachineSet', handler: 'can-update-machineset.reference', accepted: true })
 })
+
+t.test('what the API server refuses is predicted refused, with Cluster API\'s error, and what comes after it waits', async t => {
+  const forbidden = await impactOf(referenceHandlersV2('forbidden'))
+  const cp = byRole(forbidden)['controlPlane']
+  t.equal(cp?.effect, 'refused', 'the KubeadmControlPlane webhook does not let certificatesDir change')
+  t.match(cp?.refused, /^failed to create patch helper for KubeadmControlPlane default\/loop-\w+: server side apply dry-run failed for modified object: admission webhook "validation\.kubeadmcontrolplane\.controlplane\.cluster\.x-k8s\.io" denied the request: KubeadmControlPlane\.controlplane\.cluster\.x-k8s\.io "loop-\w+" is invalid: spec\.kubeadmConfigSpec\.clusterConfiguration\.certificatesDir: Forbidden: cannot be modified$/)
+  t.match(forbidden.topologyReconciled, { status: 'False', reason: 'ReconcileFailed', message: /^error reconciling the Cluster topology: failed to create patch helper for KubeadmControlPlane / })
+
+  const conflicting = await impactOf(referenceHandlersV2('conflicting-file'))
+  const md = byRole(conflicting)['machineDeployment md-0']
+  t.equal(md?.effect, 'refused')
+  t.match(md?.refused, /^failed to reconcile MachineDeployment default\/loop-md-0-\w+: failed to create patch helper for KubeadmConfigTemplate default\/loop-md-0-\w+: server side apply dry-run failed for modified object: admission webhook "validation\.kubeadmconfigtemplate\.bootstrap\.cluster\.x-k8s\.io" denied the request: KubeadmConfigTemplate\.bootstrap\.cluster\.x-k8s\.io "loop-md-0-\w+" is invalid: spec\.template\.spec\.files\[0\]: Invalid value: \{"path":"\/etc\/v2","content":"v2","contentFrom":\{"secret":\{"name":"v2","key":"v2"\}\}\}: only one of content or contentFrom may be specified for a single file$/)
+  t.notOk(md?.inPlace, 'a refused MachineDeployment is not asked to update in place')
+  t.equal(byRole(conflicting)['controlPlane']?.effect, 'none', 'what Cluster API writes before it stands')
+})
+
+t.test('a value the API server or a webhook defaults anyway changes nothing: both sides are compared as dry runs return them', async t => {
+  const impact = byRole(await impactOf(referenceHandlersV2('default-value')))
+  t.equal(impact['machineDeployment md-0']?.effect, 'none', 'format: cloud-config is the KubeadmConfigTemplate webhook\'s default on dry runs')
+  t.same(impact['machineDeployment md-0']?.changes, [])
+})

@@ -44,7 +44,7 @@ t.test('every Cluster of every namespace, each compared; one that cannot be read
     'team-c/loop': rollout,
     'team-d/loop': 'Cluster team-d/loop: spec.topology.classRef names ClusterClass team-d/loop, which does not exist'
   })
-  t.same(report.summary, { clusters: 4, rollingOut: 3, inPlace: 0, unchanged: 0, failed: 1, machines: 3 })
+  t.same(report.summary, { clusters: 4, refused: 0, rollingOut: 3, inPlace: 0, unchanged: 0, failed: 1, machines: 3 })
   const md = report.clusters.flatMap(c => isFailure(c) ? [] : c.objects).find(o => o.effect === 'rollout')
   t.match(md, { object: /^MachineDeployment team-a\/loop-md-0-/, machines: 1, changes: [{ object: /^KubeadmConfigTemplate loop-md-0-/, path: '/spec/template/spec/preKubeadmCommands/1', after: 'echo v2', effect: 'rollout', why: /rotates it/ }] })
   t.ok(api.gets < 4 * 12, `${api.gets} GETs and ${api.lists} LISTs for 4 Clusters (discovery and classes read once)`)
@@ -58,7 +58,7 @@ t.test('the Clusters chosen: a namespace, one by name, a label selector, a Clust
   t.same(await chosen({ labelSelector: 'tier=edge' }), ['team-c/loop'])
   t.same(await chosen({ clusterClass: 'team-a/loop' }), ['team-a/loop'])
   const labelOnly = await rolloutImpact({ api: managementCluster(), selection: { namespace: 'team-a' }, name: 'reference', registered: client(), candidate: client(referenceHandlersV2('label')) })
-  t.same(labelOnly.summary, { clusters: 1, rollingOut: 0, inPlace: 0, unchanged: 1, failed: 0, machines: 0 }, 'a label rolls nothing out')
+  t.same(labelOnly.summary, { clusters: 1, refused: 0, rollingOut: 0, inPlace: 0, unchanged: 1, failed: 0, machines: 0 }, 'a label rolls nothing out')
 })
 
 t.test('the extensions as registered: the ExtensionConfigs with their handlers, matched by the namespaces\' labels', async t => {

@@ -8,6 +8,7 @@ import { referenceHandlers } from '../../src/reference-extension/index.js'
 import { defineHandler, type ExtensionHandler } from '../../src/server/types.js'
 import { AfterControlPlaneInitialized, BeforeClusterUpgrade, DiscoverVariables, GeneratePatches } from '../../src/api/hooks/v1alpha1/index.js'
 import { simulate, SimulationInputError } from '../../src/simulate/index.js'
+import { referenceHandlersV2 } from '../helpers/reference-extension-v2.js'
 
 const EXAMPLE = fileURLToPath(new URL('../../examples/simulate/', import.meta.url))
 const read = async (file: string) => await readDocuments(`${EXAMPLE}${file}`) as Array<Record<string, any>>
@@ -154,4 +155,15 @@ t.test('a merge patch applies as RFC 7386 says, a key named __proto__ included',
   const patched = applyMergePatch({}, JSON.parse('{"__proto__": {"x": 1}}')) as Record<string, unknown>
   t.ok(Object.hasOwn(patched, '__proto__'), '__proto__ is an own key, not the prototype')
   t.same(applyMergePatch({ a: 1 }, [1]), [1], 'a patch that is not an object replaces the target')
+})
+
+t.test('an object the API server refuses halts the life where Cluster API halts it, with its TopologyReconciled condition', async t => {
+  const result = await simulate({ handlers: referenceHandlersV2('conflicting-file'), cluster, clusterClass, templates, toVersion: 'v1.35.0' })
+  t.equal(result.outcome, 'failed')
+  const message = 'error reconciling the Cluster topology: failed to create MachineDeployment: failed to create KubeadmConfigTemplate.bootstrap.cluster.x-k8s.io: FieldValueInvalid: spec.template.spec.files[0]: Invalid value: {"path":"/etc/v2","content":"v2","contentFrom":{"secret":{"name":"v2","key":"v2"}}}: only one of content or contentFrom may be specified for a single file'
+  t.same(result.topologyReconciled, { status: 'False', reason: 'ReconcileFailed', message }, 'the creation of the MachineDeployment\'s bootstrap template is refused (createErrorWithoutObjectName: no generated name)')
+  t.equal(result.error, message)
+  t.match(result.timeline.at(-1), { status: 'Event', step: 'topology not reconciled', message: `TopologyReconciled False ReconcileFailed: ${message}` })
+  t.notOk(result.timeline.some(e => e.hook === 'BeforeClusterUpgrade'), 'the upgrade never starts: the Cluster was never created whole')
+  t.same(result.phases, [], 'no phase completes')
 })

@@ -99,9 +99,9 @@ t.test('inline patches: value, valueFrom.variable and valueFrom.template applied
     definitions: [{
       selector: { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2', kind: 'DevMachineTemplate', matchResources: { machineDeploymentClass: { names: ['default-*'] } } },
       jsonPatches: [
-        { op: 'add', path: '/spec/template/spec/region', valueFrom: { variable: 'region' } },
-        { op: 'add', path: '/spec/template/spec/zone', valueFrom: { template: '{{ .region }}-a' } },
-        { op: 'add', path: '/spec/template/spec/version', valueFrom: { variable: 'builtin.machineDeployment.version' } }
+        { op: 'add', path: '/spec/template/spec/providerID', valueFrom: { variable: 'region' } },
+        { op: 'add', path: '/spec/template/spec/backend/inMemory/vm/provisioning/startupJitter', valueFrom: { template: '{{ .region }}-a' } },
+        { op: 'add', path: '/spec/template/spec/backend/inMemory/node/provisioning/startupJitter', valueFrom: { variable: 'builtin.machineDeployment.version' } }
       ]
     }]
   }, ...clusterClass.spec.patches]
@@ -110,7 +110,12 @@ t.test('inline patches: value, valueFrom.variable and valueFrom.template applied
   const result = await simulate({ handlers: referenceHandlers(), cluster: noVariables, clusterClass: inline, templates })
   t.equal(result.outcome, 'completed', result.error ?? 'completed')
   const worker = result.templates.find(t => t.role === 'machineDeployment md-0 infrastructure')
-  t.same(worker?.diff.filter(op => op.path.startsWith('/spec/template/spec')), [{ op: 'add', path: '/spec/template/spec/region', value: 'eu-1' }, { op: 'add', path: '/spec/template/spec/zone', value: 'eu-1-a' }, { op: 'add', path: '/spec/template/spec/version', value: 'v1.34.0' }])
+  // Fields the DevMachineTemplate's schema declares: the API server refuses any other (server-side apply).
+  t.same(worker?.diff.filter(op => op.path.startsWith('/spec/template/spec')).sort((a, b) => a.path < b.path ? -1 : 1), [
+    { op: 'add', path: '/spec/template/spec/backend/inMemory/node/provisioning/startupJitter', value: 'v1.34.0' },
+    { op: 'add', path: '/spec/template/spec/backend/inMemory/vm/provisioning/startupJitter', value: 'eu-1-a' },
+    { op: 'add', path: '/spec/template/spec/providerID', value: 'eu-1' }
+  ])
   t.same(result.templates.find(t => t.role === 'controlPlaneMachineInfrastructure')?.diff.filter(op => op.path.startsWith('/spec/template/spec')), [], 'the selector picks the worker class only')
   t.notOk(result.notes.some(n => /template/.test(n)), 'the Go template is rendered')
 })
@@ -119,7 +124,8 @@ t.test('inline patches: matchResources.controlPlane and infrastructureCluster pi
   const inline = copy(clusterClass)
   const mark = (kind: string, value: string, matchResources: Record<string, boolean>) => ({
     selector: { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2', kind, matchResources },
-    jsonPatches: [{ op: 'add', path: '/spec/template/spec/marked', value }]
+    // An annotation: every template takes one (a field its schema does not declare would be refused).
+    jsonPatches: [{ op: 'add', path: '/metadata/annotations', value: { marked: value } }]
   })
   inline.spec.patches = [{
     name: 'mark',
@@ -127,10 +133,10 @@ t.test('inline patches: matchResources.controlPlane and infrastructureCluster pi
   }, ...clusterClass.spec.patches]
   const result = await simulate({ handlers: referenceHandlers(), cluster, clusterClass: inline, templates })
   t.equal(result.outcome, 'completed', result.error ?? 'completed')
-  const marked = (role: string) => result.templates.find(t => t.role === role)?.diff.filter(op => op.path === '/spec/template/spec/marked')
-  t.same(marked('controlPlaneMachineInfrastructure'), [{ op: 'add', path: '/spec/template/spec/marked', value: 'control plane' }], 'the control plane\'s machine template')
-  t.same(marked('infrastructureCluster'), [{ op: 'add', path: '/spec/template/spec/marked', value: 'cluster' }], 'the infrastructure cluster template')
-  t.same(marked('machineDeployment md-0 infrastructure'), [], 'not a worker\'s machine template of the same kind')
+  const marked = (role: string) => result.templates.find(t => t.role === role)?.patched.metadata?.annotations?.['marked']
+  t.equal(marked('controlPlaneMachineInfrastructure'), 'control plane', 'the control plane\'s machine template')
+  t.equal(marked('infrastructureCluster'), 'cluster', 'the infrastructure cluster template')
+  t.equal(marked('machineDeployment md-0 infrastructure'), undefined, 'not a worker\'s machine template of the same kind')
 })
 
 t.test('input that cannot be used is refused, naming the object, its source and the field', async t => {

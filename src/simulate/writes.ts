@@ -1,0 +1,89 @@
+// How the topology controller writes an object (reconcile_state.go reconcileReferencedObject and
+// reconcileReferencedTemplate, over structuredmerge's server-side patch helper): a new object is applied; an existing
+// one is compared by two server-side apply dry runs (the desired object and the stored one, both defaulted alike) and
+// applied only when labels, annotations or spec differ; a referenced template whose spec differs is rotated (created
+// under a new name). Every refusal is an ObjectRefused in Cluster API's words.
+import { jsonEqual } from '../topology/json.js'
+import type { ApiServerSchemas } from './crds.js'
+import { jsonCopy, type JsonObject, type KubeDocument, setPath } from './objects.js'
+import { createError, describeObject, dryRunError, ObjectRefused, patchError } from './refusals.js'
+
+/** What writing an object did. */
+export interface Written {
+  /** object is the object as stored afterwards. */
+  object: KubeDocument
+  /** change: created, updated (in place), rotated (a template created under a new name), or none. */
+  change: 'created' | 'updated' | 'rotated' | 'none'
+  /** specChanged: the update changed the spec (a template is then rotated). */
+  specChanged: boolean
+}
+
+const metadataOf = (o: KubeDocument | undefined) => ({ labels: o?.metadata?.labels ?? {}, annotations: o?.metadata?.annotations ?? {} })
+
+function specOf (o: KubeDocument, ignore: ReadonlyArray<readonly string[]>): unknown {
+  const spec = jsonCopy(o['spec'] ?? {}) as JsonObject
+  for (const path of ignore) setPath(spec, path, null)
+  return spec
+}
+
+/** The topology controller's writes against a simulation's API server. */
+export class TopologyWriter {
+  readonly #schemas: ApiServerSchemas
+
+  constructor (schemas: ApiServerSchemas) {
+    this.#schemas = schemas
+  }
+
+  /** A new object applied (createErrorWithoutObjectName on a refusal). */
+  create (role: string, desired: KubeDocument): KubeDocument {
+    const applied = this.#schemas.apply(desired, undefined, false)
+    if (!applied.ok) throw new ObjectRefused(role, describeObject(desired), createError(applied.refusal, desired))
+    return applied.object
+  }
+
+  /**
+   * reconcileReferencedObject over what is stored: unchanged, or applied in place. `ignore` are spec paths the
+   * controller leaves to others (the infrastructure cluster's endpoint).
+   */
+  update (role: string, current: KubeDocument, desired: KubeDocument, ignore: ReadonlyArray<readonly string[]> = []): Written {
+    const compared = this.#compare(role, current, desired, ignore)
+    if (!compared.changed) return { object: current, change: 'none', specChanged: false }
+    return { object: this.#apply(role, current, desired), change: 'updated', specChanged: compared.specChanged }
+  }
+
+  /**
+   * reconcileReferencedTemplate: created when there is none; patched in place when only its labels or annotations
+   * change; rotated (created as `newName()`) when its spec changes.
+   */
+  template (role: string, current: KubeDocument | undefined, desired: KubeDocument, newName: () => string): Written {
+    if (!current) return { object: this.create(role, desired), change: 'created', specChanged: false }
+    const named = { ...desired, metadata: { ...desired.metadata, name: current.metadata?.name ?? '' } }
+    const compared = this.#compare(role, current, named, [])
+    if (!compared.changed) return { object: current, change: 'none', specChanged: false }
+    if (!compared.specChanged) return { object: this.#apply(role, current, named), change: 'updated', specChanged: false }
+    const rotated = { ...desired, metadata: { ...desired.metadata, name: newName() } }
+    return { object: this.create(role, rotated), change: 'rotated', specChanged: true }
+  }
+
+  /** The object as a dry run of its apply over `current` returns it (defaulted as Cluster API compares it); undefined when refused. */
+  dryRun (desired: KubeDocument, current: KubeDocument): KubeDocument | undefined {
+    const applied = this.#schemas.apply({ ...desired, metadata: { ...desired.metadata, name: current.metadata?.name ?? '' } }, current, true)
+    return applied.ok ? applied.object : undefined
+  }
+
+  /** dryRunSSAPatch: the desired object and the stored one, each through a dry run, compared. */
+  #compare (role: string, current: KubeDocument, desired: KubeDocument, ignore: ReadonlyArray<readonly string[]>): { changed: boolean, specChanged: boolean } {
+    const modified = this.#schemas.apply(desired, current, true)
+    if (!modified.ok) throw new ObjectRefused(role, describeObject(current), dryRunError(modified.refusal, current))
+    const original = this.#schemas.apply(current, current, true)
+    if (!original.ok) throw new ObjectRefused(role, describeObject(current), dryRunError(original.refusal, current).replace('for modified object', 'for original object'))
+    const specChanged = !jsonEqual(specOf(original.object, ignore), specOf(modified.object, ignore))
+    return { changed: specChanged || !jsonEqual(metadataOf(original.object), metadataOf(modified.object)), specChanged }
+  }
+
+  #apply (role: string, current: KubeDocument, desired: KubeDocument): KubeDocument {
+    const applied = this.#schemas.apply(desired, current, false)
+    if (!applied.ok) throw new ObjectRefused(role, describeObject(current), patchError(applied.refusal, current))
+    return applied.object
+  }
+}
