@@ -137,3 +137,20 @@ t.test('simulate with such a version: the life halts where Cluster API halts, in
   t.match(r.stderr, /^error: the Cluster's topology stops reconciling \(TopologyReconciled False ReconcileFailed\): error reconciling the Cluster topology: failed to create MachineDeployment: .*\n$/)
   t.notMatch(r.stdout, /was created/)
 })
+
+t.test('the two versions Cluster API v1.14.2 was seen refusing are predicted refused, with its message', async t => {
+  const cases: Array<[string, RegExp]> = [
+    ['undeclared', /: failed to create typed patch object \(default\/loop-md-0-\w+; bootstrap\.cluster\.x-k8s\.io\/v1beta2, Kind=KubeadmConfigTemplate\): \.spec\.template\.spec\.notAKubeadmField: field not declared in schema$/],
+    ['wrong-type', /: failed to create typed patch object \(default\/loop-md-0-\w+; bootstrap\.cluster\.x-k8s\.io\/v1beta2, Kind=KubeadmConfigTemplate\): \.spec\.template\.spec\.preKubeadmCommands: expected list, got &\{echo v2\}$/]
+  ]
+  for (const [change, message] of cases) {
+    const r = await runCliHere(['rollout-impact', '-f', EXAMPLE, '--handlers', variant(change), '-o', 'json'])
+    t.equal(r.code, 0, r.stderr)
+    const report = JSON.parse(r.stdout) as RolloutImpactReport
+    const md = report.clusters.flatMap(c => 'error' in c ? [] : c.objects).find(o => o.role === 'machineDeployment md-0')
+    t.equal(md?.effect, 'refused', `${change}: refused, not a rollout`)
+    t.match(md?.refused, /^failed to reconcile MachineDeployment default\/loop-md-0-\w+: failed to create patch helper for KubeadmConfigTemplate default\/loop-md-0-\w+: server side apply dry-run failed for modified object/)
+    t.match(md?.refused, message)
+    t.match(report.summary, { refused: 1, rollingOut: 0, machines: 0 }, 'no Machine is replaced')
+  }
+})
