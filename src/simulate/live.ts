@@ -124,7 +124,9 @@ function classTemplateRefs (clusterClass: KubeDocument): Array<{ apiVersion: str
   const spec = (clusterClass['spec'] ?? {}) as Record<string, any>
   const refs = [spec['infrastructure']?.templateRef, spec['controlPlane']?.templateRef, spec['controlPlane']?.machineInfrastructure?.templateRef]
   for (const w of [...spec['workers']?.machineDeployments ?? [], ...spec['workers']?.machinePools ?? []]) refs.push(w?.bootstrap?.templateRef, w?.infrastructure?.templateRef)
-  return refs.filter((r): r is { apiVersion: string, kind: string, name: string } => typeof r?.name === 'string')
+  const named = refs.filter((r): r is { apiVersion: string, kind: string, name: string } => typeof r?.name === 'string')
+  // A template may serve several classes (a MachineDeployment's and a MachinePool's bootstrap template): read once.
+  return named.filter((r, i) => named.findIndex(o => o.apiVersion === r.apiVersion && o.kind === r.kind && o.name === r.name) === i)
 }
 
 /** A referenced object, or undefined when the reference is not set. */

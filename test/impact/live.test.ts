@@ -86,3 +86,15 @@ t.test('the candidate answers for its ExtensionConfig, the registered extensions
   t.same((await replaced.getAllExtensions(GeneratePatches, {} as never)), ['generate-patches.other', 'generate-patches.reference'])
   await t.rejects(replaced.callAllExtensions(GeneratePatches, {} as never, {} as never), /handlers of the candidate and of other extensions both match/)
 })
+
+t.test('a template two classes of the ClusterClass share is read once (Cluster API\'s quick-start-runtimesdk does it)', async t => {
+  const shared = live.map(o => {
+    if (o.kind !== 'ClusterClass') return o
+    const spec = o['spec'] as { workers: { machineDeployments: Array<Record<string, unknown>> } }
+    const md = spec.workers.machineDeployments[0] as Record<string, unknown>
+    return { ...o, spec: { ...spec, workers: { ...spec.workers, machinePools: [{ class: 'pool', bootstrap: md['bootstrap'], infrastructure: md['infrastructure'] }] } } }
+  })
+  const api = new MemoryManagementCluster([...inNamespace(shared, 'team-a'), namespaceObject('team-a', { team: 'a' }), extensionConfig])
+  const report = await rolloutImpact({ api, selection: {}, name: 'reference', registered: client(), candidate: client(referenceHandlersV2('label')) })
+  t.same(report.summary.failed, 0, isFailure(report.clusters[0] as never) ? (report.clusters[0] as { error: string }).error : 'computed')
+})
