@@ -19,13 +19,14 @@ const LAYERS = {
   'src/client': ['src/api', 'src/catalog', 'src/registry', 'src/kube', 'src/tls', 'src/http', 'src/backoff'],
   'src/server': ['src/api', 'src/catalog', 'src/tls', 'src/http'],
   'src/topology': ['src/api', 'src/server'],
-  'src/reference-extension': ['src/api', 'src/catalog', 'src/server', 'src/topology'],
+  'src/in-place': ['src/api', 'src/server', 'src/topology'],
+  'src/reference-extension': ['src/api', 'src/catalog', 'src/server', 'src/topology', 'src/in-place'],
   'src/controller': ['src/api', 'src/catalog', 'src/registry', 'src/client', 'src/kube', 'src/tls', 'src/http', 'src/backoff'],
   'src/conformance': ['src/api', 'src/catalog', 'src/client', 'src/tls', 'src/http'],
   'src/simulate': ['src/api', 'src/catalog', 'src/registry', 'src/client', 'src/server', 'src/conformance', 'src/topology', 'src/gotemplate', 'src/apiserver'],
   'src/impact': ['src/api', 'src/catalog', 'src/registry', 'src/client', 'src/server', 'src/topology', 'src/simulate', 'src/apiserver'],
   'src/diagnose': ['src/api', 'src/catalog', 'src/registry', 'src/client', 'src/simulate'],
-  'src/testing': ['src/api', 'src/catalog', 'src/registry', 'src/client', 'src/server', 'src/tls', 'src/simulate', 'src/reference-extension']
+  'src/testing': ['src/api', 'src/catalog', 'src/registry', 'src/client', 'src/server', 'src/tls', 'src/simulate', 'src/reference-extension', 'src/in-place']
 }
 const FOLDERS = [...Object.keys(LAYERS), 'src/cli']
 // The shims of our dependencies' internals, the error factory and the tracing API sit under every layer: any layer

@@ -34,7 +34,7 @@ export interface ApiRefusal {
 }
 
 /** What a server-side apply did: the object as stored, or the refusal. */
-export type ApplyResult = { ok: true, object: KubeDocument } | { ok: false, refusal: ApiRefusal }
+type ApplyResult = { ok: true, object: KubeDocument } | { ok: false, refusal: ApiRefusal }
 
 /** The fields of the topology controller's intent (structuredmerge's defaultAllowedPaths): the rest is not applied. */
 function intentOf (object: KubeDocument): KubeDocument {

@@ -13,7 +13,7 @@ import { isObject, type JsonObject, type KubeDocument } from './objects.js'
 export const TOPOLOGY_DRY_RUN_ANNOTATION = 'topology.cluster.x-k8s.io/dry-run'
 
 /** One admission request: the object (changed in place by defaulting), what is stored (on update), a dry run. */
-export interface AdmissionRequest {
+interface AdmissionRequest {
   object: KubeDocument
   old?: KubeDocument | undefined
   dryRun: boolean

@@ -96,7 +96,7 @@ await t.test('npm pack builds a tarball with the build output and without tests,
 
 await t.test('the examples install the tarball into clean directories, with no engine warning', { skip: !packed && 'no tarball' }, async t => {
   let ok = true
-  for (const name of ['extension', 'controller', 'types', 'topology', 'getting-started', 'upgrade']) {
+  for (const name of ['extension', 'controller', 'types', 'topology', 'getting-started', 'upgrade', 'in-place']) {
     const install = await run('npm', ['install', '--no-audit', '--no-fund'], join(examples, name))
     t.equal(install.code, 0, `npm install in examples/${name}`, { output: install.output })
     t.notMatch(install.output, /EBADENGINE/, `no EBADENGINE in examples/${name}`)
@@ -121,7 +121,7 @@ function docExampleCommands (): Array<{ page: string, command: string }> {
 let compiled = false
 
 await t.test('the examples compile with strict settings and without skipLibCheck', { skip: !installed && 'not installed' }, async t => {
-  for (const [name, emitted] of [['extension', 'main.js'], ['controller', 'main.js'], ['topology', 'main.js'], ['getting-started', 'handlers.js'], ['upgrade', 'ntp.js']] as const) {
+  for (const [name, emitted] of [['extension', 'main.js'], ['controller', 'main.js'], ['topology', 'main.js'], ['getting-started', 'handlers.js'], ['upgrade', 'ntp.js'], ['in-place', 'main.js']] as const) {
     const dir = join(examples, name)
     const config = await run('npx', ['--no', '--', 'tsc', '-p', '.', '--showConfig'], dir)
     const options = (JSON.parse(config.stdout) as { compilerOptions: Record<string, unknown> }).compilerOptions
@@ -222,6 +222,16 @@ await t.test('the controller example discovers the extension example and calls i
     child.kill('SIGTERM')
     t.equal(await Promise.race([exited, new Promise(resolve => setTimeout(resolve, 10_000, 'still running'))]), 0, 'the extension exits 0 on SIGTERM')
   }
+})
+
+// docs/in-place-updates.md shows examples/in-place/src/updater.ts verbatim (test/docs/examples.test.ts).
+await t.test('the in-place example offers a change of files in place, then updates the Machine until done', { skip: !compiled && 'not compiled' }, async t => {
+  const result = await run(process.execPath, ['dist/main.js'], join(examples, 'in-place'), 60_000)
+  t.equal(result.code, 0, 'it exits 0', { output: result.output })
+  const lines = result.stdout.trimEnd().split('\n')
+  t.equal(lines[0], 'CanUpdateMachine: Success, bootstrap config patch [{"op":"replace","path":"/spec/files/0/content","value":"hello, in place"}]')
+  t.equal(lines[1], 'UpdateMachine: Success, retryAfterSeconds=1 message="writing worker-1\'s files"', 'in progress first')
+  t.equal(lines.at(-1), 'UpdateMachine: Success, retryAfterSeconds=0 message="updated Machine default/worker-1 in place"', 'then done')
 })
 
 // docs/topology-patches.md shows examples/topology/src/patches.ts verbatim (test/docs/examples.test.ts).

@@ -175,19 +175,20 @@ t.test('DiscoverVariables defines referenceAnnotation, files and preKubeadmComma
   ])
 })
 
-t.test('CanUpdateMachine(Set) offer the version change in place, unless disabled', async (t) => {
+t.test('CanUpdateMachine(Set) offer in place what Cluster API\'s test extension can change (the version here), unless disabled', async (t) => {
+  const decode = (patch: { patchType: string, patch: string }) => JSON.parse(Buffer.from(patch.patch, 'base64').toString())
   const machine = await hookCall('CanUpdateMachine', 'can-update-machine', fixture('CanUpdateMachine'))
-  t.equal(machine.machinePatch.patchType, 'JSONMergePatch')
-  t.same(JSON.parse(Buffer.from(machine.machinePatch.patch, 'base64').toString()), { spec: { version: 'v1.33.0' } })
-  t.notOk(machine.infrastructureMachinePatch, 'nothing else is offered')
+  t.equal(machine.machinePatch.patchType, 'JSONPatch')
+  t.same(decode(machine.machinePatch), [{ op: 'replace', path: '/spec/version', value: 'v1.33.0' }])
+  t.same(decode(machine.infrastructureMachinePatch), [], 'nothing else changes')
   const set = await hookCall('CanUpdateMachineSet', 'can-update-machineset', fixture('CanUpdateMachineSet'))
-  t.same(JSON.parse(Buffer.from(set.machineSetPatch.patch, 'base64').toString()), { spec: { template: { spec: { version: 'v1.33.0' } } } })
+  t.same(decode(set.machineSetPatch), [{ op: 'replace', path: '/spec/template/spec/version', value: 'v1.33.0' }])
   const disabled = JSON.parse(fixture('CanUpdateMachine'))
   disabled.settings.disableInPlaceUpdates = 'true'
-  t.same(await hookCall('CanUpdateMachine', 'can-update-machine', JSON.stringify(disabled)), { kind: 'CanUpdateMachineResponse', apiVersion: API, status: 'Success', message: 'in-place updates are disabled' })
+  t.same(await hookCall('CanUpdateMachine', 'can-update-machine', JSON.stringify(disabled)), { kind: 'CanUpdateMachineResponse', apiVersion: API, status: 'Success' }, 'no patch: Cluster API rolls out')
   const same = JSON.parse(fixture('CanUpdateMachineSet'))
   same.current = same.desired
-  t.same(await hookCall('CanUpdateMachineSet', 'can-update-machineset', JSON.stringify(same)), { kind: 'CanUpdateMachineSetResponse', apiVersion: API, status: 'Success' }, 'nothing to change')
+  t.same(decode((await hookCall('CanUpdateMachineSet', 'can-update-machineset', JSON.stringify(same))).machineSetPatch), [], 'nothing to change')
 })
 
 t.test('UpdateMachine is in progress, then done, idempotently', async (t) => {
@@ -198,11 +199,11 @@ t.test('UpdateMachine is in progress, then done, idempotently', async (t) => {
   t.same(first, { kind: 'UpdateMachineResponse', apiVersion: API, status: 'Success', message: 'Extension is updating Machine default/machine-under-test', retryAfterSeconds: 1 })
   t.equal((await hookCall('UpdateMachine', 'update-machine', body)).retryAfterSeconds, 1, 'still in progress')
   await sleep(350)
-  const done = { kind: 'UpdateMachineResponse', apiVersion: API, status: 'Success', message: 'Extension completed updating Machine default/machine-under-test', retryAfterSeconds: 0 }
+  const done = { kind: 'UpdateMachineResponse', apiVersion: API, status: 'Success', message: 'updated Machine default/machine-under-test in place', retryAfterSeconds: 0 }
   t.same(await hookCall('UpdateMachine', 'update-machine', body), done)
   t.same(await hookCall('UpdateMachine', 'update-machine', body), done, 'idempotent')
   request.settings.disableInPlaceUpdates = 'true'
-  t.same(await hookCall('UpdateMachine', 'update-machine', JSON.stringify(request)), { kind: 'UpdateMachineResponse', apiVersion: API, status: 'Failure', message: 'in-place updates are disabled by the setting disableInPlaceUpdates', retryAfterSeconds: 0 })
+  t.same(await hookCall('UpdateMachine', 'update-machine', JSON.stringify(request)), { kind: 'UpdateMachineResponse', apiVersion: API, status: 'Failure', message: 'in-place updates are not offered, yet UpdateMachine was called', retryAfterSeconds: 0 })
 })
 
 t.test('GenerateUpgradePlan returns one step per minor', async (t) => {
