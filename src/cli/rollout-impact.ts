@@ -118,7 +118,8 @@ async function impactOfLiveClusters (opts: RolloutImpactCliOptions): Promise<Rol
     if (!names.includes(name)) throw new UsageError(`--name ${name}: the cluster has no ExtensionConfig of that name (it has ${names.join(', ') || 'none'})`)
     const candidate = await candidateOf(opts, name)
     try {
-      const report = await rolloutImpact({ api: cluster.api, selection, name, candidate: candidate.client, registered: registered.client, concurrency: opts.concurrency })
+      const extensionConfig = registered.extensionConfigs.find(ec => ec.metadata.name === name) as (typeof registered.extensionConfigs)[number]
+      const report = await rolloutImpact({ api: cluster.api, selection, name, candidate: candidate.client, registered: registered.client, extensionConfig: { object: extensionConfig, namespaceLabels: registered.namespaceLabels }, concurrency: opts.concurrency })
       const only = report.clusters[0]
       // One Cluster named on the command line that cannot be used is an input error, not a finding.
       if (selection.name && only && isFailure(only) && /spec\.topology|does not exist/.test(only.error)) throw new SimulationInputError(only.error)

@@ -7,9 +7,9 @@
 // there, so what it would write later in its order (infrastructure cluster, control plane, MachineDeployments,
 // MachinePools) waits too, while the other MachineDeployments go on (it takes them in random order).
 import type { RuntimeClient } from '../client/runtime-client.js'
-import { describeObject, dryRunDesiredState, type DryRunResult, type KubeDocument, type LiveState, type RefusedObject, type TopologyReconciledCondition } from '../simulate/index.js'
+import { describeObject, dryRunDesiredState, type DryRunResult, getPath, type KubeDocument, type LiveState, type RefusedObject, type TopologyReconciledCondition } from '../simulate/index.js'
 import { jsonEqual } from '../topology/json.js'
-import { canUpdateMachineSetInPlace, type InPlaceVerdict } from './in-place.js'
+import { canUpdateControlPlaneInPlace, canUpdateMachineSetInPlace, type InPlaceVerdict } from './in-place.js'
 import { controlPlaneChanges, type FieldChange, inPlaceObjectChanges, type RolloutEffect, strongest, templateChanges } from './rollout.js'
 
 /** The impact on one object that owns Machines (or the infrastructure cluster). */
@@ -84,10 +84,12 @@ export async function clusterImpact (input: ImpactInput): Promise<ClusterImpact>
   const objects: ObjectImpact[] = []
   const infrastructure: Compare = (x, y) => inPlaceObjectChanges(x, y, 'the infrastructure cluster is patched in place; it has no Machines')
   objects.push(impactOf('infrastructureCluster', after.desired.infrastructureCluster, candidateChanges(infrastructure, current.infrastructureCluster, r => r.desired.infrastructureCluster)))
-  objects.push(withMachines(impactOf('controlPlane', after.desired.controlPlane.object, [
+  const controlPlane = withMachines(impactOf('controlPlane', after.desired.controlPlane.object, [
     ...candidateChanges(controlPlaneChanges, current.controlPlane.object, r => r.desired.controlPlane.object),
     ...candidateChanges((x, y) => templateChanges(x, y, 'the control plane'), current.controlPlane.infrastructureMachineTemplate, r => r.desired.controlPlane.infrastructureMachineTemplate)
-  ]), current.controlPlane.object))
+  ]), current.controlPlane.object)
+  if (controlPlane.effect === 'rollout' && !after.refused.some(r => roleOf(r) === 'controlPlane')) await controlPlaneInPlace(controlPlane, current, after, input.candidate)
+  objects.push(controlPlane)
   for (const [name, a] of before.desired.machineDeployments) {
     const b = after.desired.machineDeployments.get(name)
     const stored = current.machineDeployments.get(name)
@@ -97,7 +99,8 @@ export async function clusterImpact (input: ImpactInput): Promise<ClusterImpact>
       ...candidateChanges(template, stored?.infrastructure, r => r.desired.machineDeployments.get(name)?.infrastructure)
     ]), stored?.object)
     if (impact.effect === 'rollout' && stored && b && !after.refused.some(r => roleOf(r) === impact.role)) {
-      impact.inPlace = await canUpdateMachineSetInPlace(input.candidate, { current: stored, desired: { ...b, bootstrap: after.asApplied(b.bootstrap, stored.bootstrap) ?? b.bootstrap, infrastructure: after.asApplied(b.infrastructure, stored.infrastructure) ?? b.infrastructure } })
+      // The new MachineSet's templates are the rotated ones, as the API server stores them when they are created.
+      impact.inPlace = await canUpdateMachineSetInPlace(input.candidate, { current: stored, desired: { ...b, bootstrap: after.asCreated(b.bootstrap) ?? b.bootstrap, infrastructure: after.asCreated(b.infrastructure) ?? b.infrastructure } })
       if (impact.inPlace.accepted) impact.effect = 'in-place'
     }
     objects.push(impact)
@@ -117,6 +120,33 @@ export async function clusterImpact (input: ImpactInput): Promise<ClusterImpact>
     calls: before.calls + after.calls,
     ...(after.condition ? { topologyReconciled: after.condition } : {})
   }
+}
+
+/**
+ * Whether the candidate's CanUpdateMachine takes a control plane rollout in place: then KCP updates its Machines in
+ * place, but for as many new Machines as its maxSurge makes first (one by default; 0 needs three replicas or more).
+ */
+async function controlPlaneInPlace (impact: ObjectImpact, current: LiveState, after: DryRunResult, candidate: RuntimeClient): Promise<void> {
+  const stored = current.controlPlane.object
+  const desired = after.desired.controlPlane.object
+  if (!stored || !desired) return
+  const seen = (o: Doc | undefined, on: Doc | undefined) => o && on ? after.asApplied(o, on) ?? o : o
+  const kcp = seen(desired, stored) as Doc
+  impact.inPlace = await canUpdateControlPlaneInPlace(candidate, {
+    machines: current.controlPlane.machines ?? [],
+    before: seen(stored, stored) as Doc,
+    after: kcp,
+    machineTemplateBefore: seen(current.controlPlane.infrastructureMachineTemplate, current.controlPlane.infrastructureMachineTemplate),
+    machineTemplateAfter: seen(after.desired.controlPlane.infrastructureMachineTemplate, current.controlPlane.infrastructureMachineTemplate)
+  })
+  if (!impact.inPlace.accepted) return
+  const surge = Number(getPath(kcp, ['spec', 'rollout', 'strategy', 'rollingUpdate', 'maxSurge']) ?? 1)
+  if (surge === 0) {
+    impact.effect = 'in-place'
+    return
+  }
+  impact.machines = surge
+  impact.inPlace = { ...impact.inPlace, reason: `${impact.inPlace.reason}; but KCP first makes ${surge} new Machine${surge === 1 ? '' : 's'} (maxSurge ${surge}) and removes as many old ones` }
 }
 
 /** The impact's role of a refused object (a template is its owner's). */

@@ -9,6 +9,7 @@ import { HttpRuntimeClient } from '../client/client.js'
 import type { RuntimeClient } from '../client/runtime-client.js'
 import { type ApiReader, type ClusterSelection, listClusters, readLiveCluster, ResourcePaths } from '../simulate/index.js'
 import { type ClusterImpact, clusterImpact } from './impact.js'
+import { matchesSelector } from '../registry/selector.js'
 import { ReplacedExtensionClient } from './replaced-extension.js'
 
 /** A Cluster whose impact could not be computed. */
@@ -57,6 +58,11 @@ export interface RolloutImpactOptions {
   name: string
   /** candidate is the new version, answering for the ExtensionConfig `name`. */
   candidate: RuntimeClient
+  /**
+   * extensionConfig is the ExtensionConfig the candidate replaces, as stored, with the labels of the namespaces:
+   * the candidate then gets its settings and only the namespaces it selects, as Cluster API would call it.
+   */
+  extensionConfig?: { object: ExtensionConfig, namespaceLabels: (namespace: string) => Record<string, string> }
   /** registered calls the extensions as registered (see registeredExtensions). */
   registered: RuntimeClient
   /** concurrency is how many Clusters are computed at once (default 4). */
@@ -90,6 +96,8 @@ export interface RegisteredExtensions {
   client: HttpRuntimeClient
   /** extensionConfigs are the ExtensionConfigs as stored. */
   extensionConfigs: ExtensionConfig[]
+  /** namespaceLabels gives the labels of each namespace read (a namespace not read has only its name label). */
+  namespaceLabels: (namespace: string) => Record<string, string>
 }
 
 /** The ExtensionConfigs of the management cluster, registered as Cluster API has them (their status.handlers). */
@@ -97,13 +105,14 @@ export async function registeredExtensions (api: ApiReader, namespaces: readonly
   const extensionConfigs = (await api.list<ExtensionConfig>(EXTENSION_CONFIG_COLLECTION_PATH)).items
   const labels = new Map<string, Record<string, string>>()
   for (const ns of namespaces) labels.set(ns, (await api.get<{ metadata?: { labels?: Record<string, string> } }>(`/api/v1/namespaces/${encodeURIComponent(ns)}`)).metadata?.labels ?? {})
+  const namespaceLabels = (ns: string) => labels.get(ns) ?? { 'kubernetes.io/metadata.name': ns }
   const client = new HttpRuntimeClient({
-    namespaceLabels: ns => labels.get(ns) ?? { 'kubernetes.io/metadata.name': ns },
+    namespaceLabels,
     ...(options.clientCertificate ? { clientCertificate: options.clientCertificate } : {}),
     backoff: false
   })
   client.warmUp(extensionConfigs)
-  return { client, extensionConfigs }
+  return { client, extensionConfigs, namespaceLabels }
 }
 
 /** The impact of the candidate on every selected Cluster, in namespace and name order. */
@@ -111,7 +120,10 @@ export async function rolloutImpact (options: RolloutImpactOptions): Promise<Rol
   const api = sharedReads(options.api)
   const paths = new ResourcePaths(api)
   const clusters = await listClusters(api, options.selection)
-  const candidate = new ReplacedExtensionClient(options.registered, options.candidate, options.name)
+  const ec = options.extensionConfig
+  const candidate = new ReplacedExtensionClient(options.registered, options.candidate, options.name, ec
+    ? { ...(ec.object.spec.settings ? { settings: ec.object.spec.settings } : {}), serves: o => matchesSelector(ec.object.spec.namespaceSelector, ec.namespaceLabels(o.metadata?.namespace ?? '')) }
+    : {})
   const results: Array<ClusterImpact | ClusterImpactFailure> = new Array(clusters.length)
   let next = 0
   const worker = async () => {

@@ -40,6 +40,8 @@ export interface DryRunResult {
    * API sees both sides when it compares them (dryRunSSAPatch); undefined when the API server refuses it.
    */
   asApplied: (desired: KubeDocument, stored: KubeDocument) => KubeDocument | undefined
+  /** asCreated gives an object as the API server stores it when it is created (a rotated template); undefined when refused. */
+  asCreated: (desired: KubeDocument) => KubeDocument | undefined
 }
 
 /** A live Cluster's desired state now, as an extension (its client) patches it, and (unless `writes` is false) what the API server refuses of it. */
@@ -73,7 +75,11 @@ export async function dryRunDesiredState (options: { objects: readonly unknown[]
   const { desired, request } = await generateDesiredState(scope, ctx)
   const writer = new TopologyWriter(inputs.schemas)
   const asApplied = (object: KubeDocument, stored: KubeDocument) => writer.dryRun(object, stored)
-  const result = { desired, request, timeline: recorder.entries, calls: recorder.calls, asApplied }
+  const asCreated = (object: KubeDocument) => {
+    const created = inputs.schemas.apply(object, undefined, false)
+    return created.ok ? created.object : undefined
+  }
+  const result = { desired, request, timeline: recorder.entries, calls: recorder.calls, asApplied, asCreated }
   if (options.writes === false) return { ...result, refused: [] }
   try {
     world.reconcileState(scope, desired, 'v1beta2', () => {})

@@ -3,7 +3,7 @@
 // control plane and its machine template, each MachineDeployment with its templates and the version its Machines
 // run, each MachinePool with its objects), as the API server returns them (defaults applied). Reads go through any
 // client with get and list (KubeApi is one); paths come from the API server's discovery of each group version.
-import { CLUSTER_NAME_LABEL, CLUSTER_TOPOLOGY_MACHINE_DEPLOYMENT_NAME_LABEL, CLUSTER_TOPOLOGY_MACHINE_POOL_NAME_LABEL, CLUSTER_TOPOLOGY_OWNED_LABEL, CORE_API_VERSION, MACHINE_DEPLOYMENT_NAME_LABEL } from '../api/core/constants.js'
+import { CLUSTER_NAME_LABEL, CLUSTER_TOPOLOGY_MACHINE_DEPLOYMENT_NAME_LABEL, CLUSTER_TOPOLOGY_MACHINE_POOL_NAME_LABEL, CLUSTER_TOPOLOGY_OWNED_LABEL, CORE_API_VERSION, MACHINE_CONTROL_PLANE_LABEL, MACHINE_DEPLOYMENT_NAME_LABEL } from '../api/core/constants.js'
 import { SimulationInputError } from './errors.js'
 import { type ClusterObject, getPath, type KubeDocument } from './objects.js'
 import type { WorkerState } from './scope.js'
@@ -43,6 +43,18 @@ export interface ControlPlaneState {
   object?: KubeDocument
   /** infrastructureMachineTemplate is the template its Machines' infrastructure is made from. */
   infrastructureMachineTemplate?: KubeDocument
+  /** machines are its Machines with their bootstrap configs and infrastructure machines, when read from a cluster. */
+  machines?: MachineObjects[]
+}
+
+/** A Machine with the objects it references. */
+export interface MachineObjects {
+  /** machine is the Machine as stored. */
+  machine: KubeDocument
+  /** bootstrapConfig is its bootstrap config (a KubeadmConfig, ...). */
+  bootstrapConfig?: KubeDocument
+  /** infrastructureMachine is its infrastructure machine (a DevMachine, ...). */
+  infrastructureMachine?: KubeDocument
 }
 
 /** A live Cluster: the inputs of a simulation (Cluster, ClusterClass, templates) and where it stands. */
@@ -184,6 +196,14 @@ export async function readLiveCluster (api: ApiReader, cluster: ClusterObject, p
   const selector = encodeURIComponent(`${CLUSTER_NAME_LABEL}=${cluster.metadata.name},${CLUSTER_TOPOLOGY_OWNED_LABEL}`)
   const mds = await api.list<KubeDocument>(`/apis/${CORE_API_VERSION}/namespaces/${encodeURIComponent(namespace)}/machinedeployments?labelSelector=${selector}`)
   const machines = await api.list<KubeDocument>(`/apis/${CORE_API_VERSION}/namespaces/${encodeURIComponent(namespace)}/machines?labelSelector=${encodeURIComponent(`${CLUSTER_NAME_LABEL}=${cluster.metadata.name}`)}`)
+  if (controlPlane) {
+    const ofControlPlane = machines.items.filter(m => m.metadata?.labels?.[MACHINE_CONTROL_PLANE_LABEL] !== undefined)
+    state.controlPlane.machines = await Promise.all(ofControlPlane.map(async machine => {
+      const bootstrapConfig = await referenced(api, paths, getPath(machine, ['spec', 'bootstrap', 'configRef']) as never, namespace, versionOf)
+      const infrastructureMachine = await referenced(api, paths, getPath(machine, ['spec', 'infrastructureRef']) as never, namespace, versionOf)
+      return { machine, ...(bootstrapConfig ? { bootstrapConfig } : {}), ...(infrastructureMachine ? { infrastructureMachine } : {}) }
+    }))
+  }
   for (const md of mds.items) {
     const name = md.metadata?.labels?.[CLUSTER_TOPOLOGY_MACHINE_DEPLOYMENT_NAME_LABEL]
     if (!name) continue

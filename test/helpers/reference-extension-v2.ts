@@ -9,7 +9,10 @@
 //   `forbidden` a KubeadmControlPlane field its webhook does not let change (certificatesDir), `conflicting-file` a
 //   file with both content and contentFrom (the KubeadmConfigTemplate webhook refuses it);
 // - `default-value`: the workers' bootstrap format set to `cloud-config`, what the KubeadmConfigTemplate webhook
-//   defaults on the topology controller's dry runs: nothing changes.
+//   defaults on the topology controller's dry runs: nothing changes;
+// - `files`: a file more on every node (the KubeadmControlPlane's and the MachineDeployments' bootstrap templates)
+//   and the control plane's local etcd image tag, what version 1's in-place hooks take in place (as Cluster API's
+//   own e2e changes them).
 // `runtime-sdk serve --handlers` serves the one RUNTIME_SDK_V2_CHANGE names (default `command`).
 import { applyPatch, type Operation } from 'rfc6902'
 import { CanUpdateMachineSet, GeneratePatches } from '../../src/api/hooks/v1alpha1/index.js'
@@ -20,7 +23,7 @@ import { applyMergePatch } from '../../src/topology/merge-patch.js'
 import { isControlPlaneTemplate, isMachineDeploymentBootstrapTemplate, isMachineDeploymentInfrastructureTemplate } from '../../src/topology/holders.js'
 
 /** What version 2 changes. */
-export type V2Change = 'command' | 'label' | 'in-place' | 'undeclared' | 'wrong-type' | 'forbidden' | 'conflicting-file' | 'default-value'
+export type V2Change = 'command' | 'label' | 'in-place' | 'undeclared' | 'wrong-type' | 'forbidden' | 'conflicting-file' | 'default-value' | 'files'
 
 type Item = { uid: string, holderReference: { kind: string, fieldPath: string }, object: Record<string, any> }
 type Answer = { status: string, message?: string, items?: Array<{ uid: string, patchType: string, patch: string }> }
@@ -37,6 +40,15 @@ function change (item: Item, object: Record<string, any>, what: V2Change): void 
   }
   const spec = object['spec']?.template?.spec ?? {}
   const withSpec = (changed: Record<string, unknown>) => { object['spec'] = { ...object['spec'], template: { ...object['spec']?.template, spec: changed } } }
+  if (what === 'files') {
+    const file = { path: '/etc/runtime-sdk/v2', content: 'version 2', owner: 'root:root', permissions: '0600' }
+    if (isControlPlaneTemplate(holder)) {
+      const config = spec.kubeadmConfigSpec ?? {}
+      const etcd = { ...config.clusterConfiguration?.etcd, local: { ...config.clusterConfiguration?.etcd?.local, imageTag: '3.6.5-0' } }
+      withSpec({ ...spec, kubeadmConfigSpec: { ...config, files: [...config.files ?? [], file], clusterConfiguration: { ...config.clusterConfiguration, etcd } } })
+    } else if (isMachineDeploymentBootstrapTemplate(holder)) withSpec({ ...spec, files: [...spec.files ?? [], file] })
+    return
+  }
   if (what === 'forbidden') {
     if (isControlPlaneTemplate(holder)) withSpec({ ...spec, kubeadmConfigSpec: { ...spec.kubeadmConfigSpec, clusterConfiguration: { ...spec.kubeadmConfigSpec?.clusterConfiguration, certificatesDir: '/etc/v2/pki' } } })
     return

@@ -3,6 +3,7 @@
 import t from 'tap'
 import { fileURLToPath } from 'node:url'
 import { clusterImpact } from '../../src/impact/impact.js'
+import { ReplacedExtensionClient } from '../../src/impact/replaced-extension.js'
 import { readDocuments } from '../../src/kube/manifests.js'
 import { referenceHandlers } from '../../src/reference-extension/index.js'
 import { createInProcessExtension } from '../../src/server/in-process.js'
@@ -65,4 +66,21 @@ t.test('a value the API server or a webhook defaults anyway changes nothing: bot
   const impact = byRole(await impactOf(referenceHandlersV2('default-value')))
   t.equal(impact['machineDeployment md-0']?.effect, 'none', 'format: cloud-config is the KubeadmConfigTemplate webhook\'s default on dry runs')
   t.same(impact['machineDeployment md-0']?.changes, [])
+})
+
+t.test('a control plane change its Machines\' CanUpdateMachine takes is made in place, but for the Machine KCP surges first', async t => {
+  const cp = state.current.controlPlane.object as Record<string, any>
+  const machine = { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Machine', metadata: { name: 'loop-cp-1', namespace: 'default', labels: { 'cluster.x-k8s.io/control-plane': '' } }, spec: { clusterName: 'loop', version: cp['spec'].version, bootstrap: { configRef: { apiGroup: 'bootstrap.cluster.x-k8s.io', kind: 'KubeadmConfig', name: 'loop-cp-1' } }, infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'DevMachine', name: 'loop-cp-1' } } }
+  const bootstrapConfig = { apiVersion: 'bootstrap.cluster.x-k8s.io/v1beta2', kind: 'KubeadmConfig', metadata: { name: 'loop-cp-1', namespace: 'default' }, spec: structuredClone(cp['spec'].kubeadmConfigSpec) }
+  const infrastructureMachine = { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2', kind: 'DevMachine', metadata: { name: 'loop-cp-1', namespace: 'default' }, spec: { backend: { inMemory: {} } } }
+  const current = { ...state.current, controlPlane: { ...state.current.controlPlane, machines: [{ machine, bootstrapConfig, infrastructureMachine }] } }
+  const impact = async (candidate: InProcessRuntimeClient | ReplacedExtensionClient) => byRole(await clusterImpact({ objects: [state.cluster, ...classAndTemplates], current, registered: client(referenceHandlers()), candidate }))['controlPlane']
+  const files = await impact(client(referenceHandlersV2('files')))
+  t.match(files?.inPlace, { hook: 'CanUpdateMachine', handler: 'can-update-machine.reference', accepted: true, reason: /for every control plane Machine.*KCP first makes 1 new Machine \(maxSurge 1\)/ })
+  t.match(files, { effect: 'rollout', machines: 1 }, 'one Machine replaced, the others updated in place')
+  const disabled = await impact(new ReplacedExtensionClient(client(referenceHandlers()), client(referenceHandlersV2('files')), 'reference', { settings: { disableInPlaceUpdates: 'true' } }))
+  t.match(disabled, { effect: 'rollout', inPlace: { accepted: false, reason: /leave Machine loop-cp-1 to a rollout: the KubeadmConfig still differs/ } }, 'the setting that refuses in-place updates reaches the candidate')
+  const command = await impact(client(referenceHandlersV2('forbidden')))
+  t.equal(command?.effect, 'refused', 'a refused control plane is not asked')
+  t.notOk(command?.inPlace)
 })

@@ -98,3 +98,10 @@ t.test('a template two classes of the ClusterClass share is read once (Cluster A
   const report = await rolloutImpact({ api, selection: {}, name: 'reference', registered: client(), candidate: client(referenceHandlersV2('label')) })
   t.same(report.summary.failed, 0, isFailure(report.clusters[0] as never) ? (report.clusters[0] as { error: string }).error : 'computed')
 })
+
+t.test('the candidate gets the settings of the ExtensionConfig it replaces: its in-place hooks answer as they will', async t => {
+  const withSettings = (settings?: Record<string, string>) => ({ object: { ...extensionConfig, spec: { ...(extensionConfig['spec'] as object), ...(settings ? { settings } : {}) } } as never, namespaceLabels: () => ({ team: 'a' }) })
+  const impact = async (settings?: Record<string, string>) => effects(await rolloutImpact({ api: managementCluster(), selection: { namespace: 'team-a' }, name: 'reference', registered: client(), candidate: client(referenceHandlersV2('files')), extensionConfig: withSettings(settings) }))['team-a/loop']
+  t.same(await impact(), { infrastructureCluster: 'none', controlPlane: 'rollout', 'machineDeployment md-0': 'in-place' }, 'a file: version 1\'s CanUpdateMachineSet takes it (the control plane\'s Machines are not in this cluster to ask)')
+  t.same(await impact({ disableInPlaceUpdates: 'true' }), { infrastructureCluster: 'none', controlPlane: 'rollout', 'machineDeployment md-0': 'rollout' }, 'with the setting that refuses in-place updates, a rollout')
+})

@@ -10,6 +10,8 @@
 #   kubeadm-control-plane-manager  sigs.k8s.io/cluster-api/controlplane/kubeadm
 #   capd-manager                   sigs.k8s.io/cluster-api/test/infrastructure/docker, whose DevCluster and
 #                                  DevMachine kinds with the inMemory backend need no containers
+#   test-extension                 sigs.k8s.io/cluster-api/test/extension, Cluster API's own Runtime Extension
+#                                  (its in-place update handlers are compared with runtime-sdk/in-place's)
 # and each provider's CRDs and webhook configuration, copied to <outdir>/config/<provider>/.
 #
 # Test builds listen on loopback only: two one-line patches bind what upstream binds to every interface with no
@@ -62,6 +64,7 @@ build cluster-api-manager sigs.k8s.io/cluster-api/core
 build kubeadm-bootstrap-manager sigs.k8s.io/cluster-api/bootstrap/kubeadm
 build kubeadm-control-plane-manager sigs.k8s.io/cluster-api/controlplane/kubeadm
 build capd-manager sigs.k8s.io/cluster-api/test/infrastructure/docker
+build test-extension sigs.k8s.io/cluster-api/test/extension
 mv "$tmp"/* "$out/" && rmdir "$tmp"
 
 copy_config() { # <provider> <config dir>

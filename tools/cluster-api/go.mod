@@ -8,6 +8,7 @@ tool (
 	sigs.k8s.io/cluster-api/bootstrap/kubeadm
 	sigs.k8s.io/cluster-api/controlplane/kubeadm
 	sigs.k8s.io/cluster-api/core
+	sigs.k8s.io/cluster-api/test/extension
 	sigs.k8s.io/cluster-api/test/infrastructure/docker
 )
 

@@ -5,9 +5,10 @@
 // As clusterctl would install them, with loopback instead of services: each provider's CRDs, with the conversion
 // webhook of every multi-version CRD pointing at https://127.0.0.1:<its webhook port>/convert, and its admission
 // webhook configurations rewritten from `service:` to a URL on 127.0.0.1 (applied once its webhook server answers).
-// One generated CA signs every manager's serving certificate. Feature gates RuntimeSDK and ClusterTopology on,
-// leader election off, health and (plain HTTP) metrics on loopback ports; the processes' pid files sit in the control
-// plane's directory, so its watchdog also kills them if this process dies without stopping them.
+// One generated CA signs every manager's serving certificate. Feature gates RuntimeSDK and ClusterTopology on (and any
+// other a test asks for), leader election off, health and (plain HTTP) metrics on loopback ports; the processes' pid
+// files sit in the control plane's directory, so its watchdog also kills them if this process dies without stopping
+// them.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { closeSync, openSync, readFileSync } from 'node:fs'
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
@@ -32,6 +33,8 @@ export interface ClusterApiOptions {
   providers?: Provider[]
   /** Extra flags per manager. */
   flags?: Partial<Record<Provider, string[]>>
+  /** More feature gates on every manager, beside RuntimeSDK and ClusterTopology (e.g. `{ InPlaceUpdates: true }`). */
+  featureGates?: Record<string, boolean>
   /** Limit for each manager to answer /readyz (default 120 s). */
   startTimeoutMs?: number
   log?: (message: string) => void
@@ -150,7 +153,7 @@ export async function startClusterApi (cp: ControlPlane, opts: ClusterApiOptions
     const args = [
       `--kubeconfig=${cp.kubeconfigPath}`, // also marks the process as the control plane's for its watchdog
       '--leader-elect=false',
-      '--feature-gates=RuntimeSDK=true,ClusterTopology=true',
+      `--feature-gates=${Object.entries({ RuntimeSDK: true, ClusterTopology: true, ...opts.featureGates }).map(([gate, on]) => `${gate}=${String(on)}`).join(',')}`,
       `--webhook-port=${webhook}`,
       `--webhook-cert-dir=${certDir}`,
       `--health-addr=127.0.0.1:${health}`,
