@@ -30,8 +30,12 @@ export interface FieldChange {
   why: string
 }
 
-/** Paths of a KubeadmControlPlane's spec that KCP ignores when it compares a Machine with it (PrepareKubeadmConfigsForDiff). */
-const KCP_IGNORED = ['/kubeadmConfigSpec/clusterConfiguration/controlPlaneEndpoint', '/kubeadmConfigSpec/clusterConfiguration/dns', '/kubeadmConfigSpec/joinConfiguration/discovery', '/kubeadmConfigSpec/initConfiguration/timeouts/controlPlaneComponentHealthCheckSeconds', '/kubeadmConfigSpec/joinConfiguration/timeouts/controlPlaneComponentHealthCheckSeconds']
+/**
+ * Paths of a KubeadmControlPlane's spec that KCP ignores when it compares a Machine with it
+ * (PrepareKubeadmConfigsForDiff): its initConfiguration too, since a Machine's desired KubeadmConfig joins the
+ * control plane and the first Machine's own init configuration is compared as a join.
+ */
+const KCP_IGNORED = ['/kubeadmConfigSpec/clusterConfiguration/controlPlaneEndpoint', '/kubeadmConfigSpec/clusterConfiguration/dns', '/kubeadmConfigSpec/joinConfiguration/discovery', '/kubeadmConfigSpec/initConfiguration', '/kubeadmConfigSpec/joinConfiguration/timeouts/controlPlaneComponentHealthCheckSeconds']
 /** Paths of a KubeadmControlPlane's spec KCP propagates to its Machines in place. */
 const KCP_IN_PLACE = ['/machineTemplate/metadata', '/machineTemplate/spec/deletion', '/machineTemplate/spec/taints', '/machineTemplate/spec/readinessGates']
 /** Paths of a KubeadmControlPlane's spec that roll nothing. */
@@ -72,7 +76,7 @@ export function controlPlaneChanges (before: Doc | undefined, after: Doc | undef
       const effect: RolloutEffect = under(c.path, KCP_IGNORED) || under(c.path, KCP_NOTHING) ? 'none' : under(c.path, KCP_IN_PLACE) ? 'in-place' : 'rollout'
       const why = effect === 'rollout'
         ? 'every control plane Machine no longer matches the KubeadmControlPlane: KCP replaces them one at a time'
-        : effect === 'in-place' ? 'KCP updates its Machines in place' : under(c.path, KCP_IGNORED) ? 'KCP ignores it when it compares its Machines (CoreDNS and future joins only)' : 'no Machine changes'
+        : effect === 'in-place' ? 'KCP updates its Machines in place' : under(c.path, KCP_IGNORED) ? 'KCP ignores it when it compares its Machines (CoreDNS, the first Machine\'s kubeadm init and future joins only)' : 'no Machine changes'
       return { ...c, path: `/spec${c.path}`, object, effect, why }
     }),
     ...(['labels', 'annotations'] as const).flatMap(key => changes(before?.metadata?.[key], after?.metadata?.[key]).map(c => ({ ...c, path: `/metadata/${key}${c.path}`, object, effect: 'none' as const, why: 'the KubeadmControlPlane\'s own metadata: no Machine changes' })))

@@ -7,7 +7,7 @@
 import crds from '../../hooks/v1alpha1/crds.json' with { type: 'json' }
 import { compileSchema, type CompiledSchema, createCustomResource, type FieldError, invalidObjectMessage, type JSONSchemaProps, prune, typedPatchError, updateCustomResource } from '../apiserver/index.js'
 import { isObject, jsonCopy, type KubeDocument } from './objects.js'
-import { providerWebhooks, TOPOLOGY_DRY_RUN_ANNOTATION } from './provider-webhooks.js'
+import { decodeForWebhooks, providerWebhooks, TOPOLOGY_DRY_RUN_ANNOTATION, WebhookDenied } from './provider-webhooks.js'
 
 /** A kind the API server serves. */
 interface ServedKind {
@@ -122,11 +122,21 @@ export class ApiServerSchemas {
     const typeError = typedPatchError(served.compiled as CompiledSchema, intent as Record<string, unknown>)
     if (typeError !== undefined) return { ok: false, refusal: { message: typeError } }
     const webhooks = providerWebhooks(intent)
-    const options = { kind: served.kind, group: served.group, version: served.version, statusSubresource: true, serverSideApply: true, mutate: (o: Record<string, unknown>) => webhooks?.default?.({ object: o as KubeDocument, old: current, dryRun }) }
+    const mutate = (o: Record<string, unknown>) => {
+      decodeForWebhooks(webhooks, o as KubeDocument)
+      webhooks?.default?.({ object: o as KubeDocument, old: current, dryRun })
+    }
+    const options = { kind: served.kind, group: served.group, version: served.version, statusSubresource: true, serverSideApply: true, mutate }
     const compiled = served.compiled as CompiledSchema
-    const result = current
-      ? updateCustomResource(compiled, intent as Record<string, unknown>, current as Record<string, unknown>, options)
-      : createCustomResource(compiled, intent as Record<string, unknown>, options)
+    let result
+    try {
+      result = current
+        ? updateCustomResource(compiled, intent as Record<string, unknown>, current as Record<string, unknown>, options)
+        : createCustomResource(compiled, intent as Record<string, unknown>, options)
+    } catch (err) {
+      if (err instanceof WebhookDenied) return { ok: false, refusal: { message: `admission webhook "${err.webhook}" denied the request: ${err.message}` } }
+      throw err
+    }
     const name = intent.metadata?.name ?? ''
     const details = (causes: FieldError[]) => ({ kind: served.kind, group: served.group, causes })
     if (result.errors.length > 0) return { ok: false, refusal: { message: result.message ?? '', details: details(result.errors) } }

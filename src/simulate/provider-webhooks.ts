@@ -5,6 +5,7 @@
 // topology controller carries topology.cluster.x-k8s.io/dry-run: the KubeadmConfigTemplate webhook then applies the
 // defaults of older Cluster API versions.
 import { type FieldError, invalid } from '../apiserver/index.js'
+import { parseGoDuration } from '../apiserver/go-time.js'
 import { validateLabelsAndAnnotations } from '../apiserver/objectmeta.js'
 import { kubeadmConfigSpecErrors, kubeadmControlPlaneCreateErrors, kubeadmControlPlaneUpdateErrors } from './kubeadm-validation.js'
 import { isObject, type JsonObject, type KubeDocument } from './objects.js'
@@ -19,8 +20,22 @@ interface AdmissionRequest {
   dryRun: boolean
 }
 
+/**
+ * A webhook that could not decode the object into its Go type (json.Unmarshal's error, e.g. a metav1.Duration that
+ * time.ParseDuration refuses): the API server answers `admission webhook "<name>" denied the request: <error>`.
+ */
+export class WebhookDenied extends Error {
+  constructor (readonly webhook: string, message: string) {
+    super(message)
+  }
+}
+
 /** A provider's webhooks for one kind. */
 interface ProviderWebhooks {
+  /** defaulting is the defaulting webhook's name: the first to decode the object into its Go type. */
+  defaulting?: string
+  /** durations are the paths of the kind's metav1.Duration fields, which decoding parses with time.ParseDuration. */
+  durations?: ReadonlyArray<readonly string[]>
   /** default changes the object in place. */
   default?: (request: AdmissionRequest) => void
   /** validating is the validating webhook's name, as its denial names it. */
@@ -99,6 +114,9 @@ const WEBHOOKS = new Map<string, ProviderWebhooks>([
     validate: validateDevCluster
   }],
   ['infrastructure.cluster.x-k8s.io/v1beta2 DevMachineTemplate', {
+    defaulting: 'default.devmachinetemplate.infrastructure.cluster.x-k8s.io',
+    durations: ['vm', 'node', 'apiServer', 'etcd'].map(part => ['spec', 'template', 'spec', 'backend', 'inMemory', part, 'provisioning', 'startupDuration'])
+      .concat([['spec', 'template', 'spec', 'backend', 'docker', 'bootstrapTimeout']]),
     validating: 'validation.devmachinetemplate.infrastructure.cluster.x-k8s.io',
     validate: validateDevMachineTemplate
   }]
@@ -107,4 +125,17 @@ const WEBHOOKS = new Map<string, ProviderWebhooks>([
 /** The webhooks of the object's kind, when Cluster API's providers have some that matter here. */
 export function providerWebhooks (o: KubeDocument): ProviderWebhooks | undefined {
   return WEBHOOKS.get(`${String(o.apiVersion)} ${String(o.kind)}`)
+}
+
+/** The first webhook decodes the object into its Go type: a duration time.ParseDuration refuses fails it (WebhookDenied). */
+export function decodeForWebhooks (webhooks: ProviderWebhooks | undefined, object: KubeDocument): void {
+  for (const path of webhooks?.durations ?? []) {
+    const value = at(object, ...path)
+    if (typeof value !== 'string') continue
+    try {
+      parseGoDuration(value)
+    } catch (err) {
+      throw new WebhookDenied(webhooks?.defaulting ?? '', (err as Error).message)
+    }
+  }
 }

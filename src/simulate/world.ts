@@ -13,7 +13,7 @@ import { jsonEqual } from '../topology/json.js'
 import type { LiveState } from './live.js'
 import { ApiServerSchemas } from './crds.js'
 import { ObjectRefused, type RefusedObject, TopologyReconcileError } from './refusals.js'
-import { TopologyWriter, type Written } from './writes.js'
+import { TopologyWriter, withoutIgnoredEndpoint, withProviderEndpoint, type Written } from './writes.js'
 import type { ClusterState, DesiredState, Scope, WorkerState } from './scope.js'
 
 /** Something the topology controller did to an object, as Cluster API's events and logs say it. */
@@ -161,7 +161,8 @@ export class SimulatedWorld {
   #reconcileInfrastructureCluster (desired: DesiredState, events: WorldEvent[]): void {
     const role = 'infrastructureCluster'
     const current = this.infrastructureCluster
-    const written = current ? this.#writer.update(role, current, desired.infrastructureCluster, [['controlPlaneEndpoint']]) : { object: this.#writer.create(role, desired.infrastructureCluster), change: 'created' as const, specChanged: true }
+    const intent = withProviderEndpoint(withoutIgnoredEndpoint(desired.infrastructureCluster), current)
+    const written = current ? this.#writer.update(role, current, intent, [['controlPlaneEndpoint']]) : { object: this.#writer.create(role, intent), change: 'created' as const, specChanged: true }
     this.#event(written, events, current, '')
     this.infrastructureCluster = written.object
   }
@@ -242,7 +243,8 @@ export class SimulatedWorld {
       setPath(named, contract === 'v1beta1' ? ['spec', 'machineTemplate', 'infrastructureRef', 'name'] : ['spec', 'machineTemplate', 'spec', 'infrastructureRef', 'name'], written.object.metadata?.name)
     }
     const current = this.controlPlane
-    const written = current ? this.#writer.update('controlPlane', current, named) : { object: this.#writer.create('controlPlane', named), change: 'created' as const, specChanged: true }
+    const intent = withoutIgnoredEndpoint(named)
+    const written = current ? this.#writer.update('controlPlane', current, intent) : { object: this.#writer.create('controlPlane', intent), change: 'created' as const, specChanged: true }
     this.#event(written, events, current, current ? this.#versionChange(current, written.object, ['spec', 'version']) : '')
     this.controlPlane = written.object
   }

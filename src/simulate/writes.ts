@@ -26,6 +26,31 @@ function specOf (o: KubeDocument, ignore: ReadonlyArray<readonly string[]>): unk
   return spec
 }
 
+const endpointOf = (o: KubeDocument | undefined) => (o?.['spec'] as JsonObject | undefined)?.['controlPlaneEndpoint'] as JsonObject | undefined
+
+/**
+ * The intent without what another controller owns (contract IgnorePaths of the infrastructure cluster and the control
+ * plane): the endpoint's host when empty, its port when 0, and the map they leave empty (ssa.FilterIntent).
+ */
+export function withoutIgnoredEndpoint (desired: KubeDocument): KubeDocument {
+  const endpoint = endpointOf(desired)
+  if (endpoint === null || typeof endpoint !== 'object') return desired
+  const kept = Object.fromEntries(Object.entries(endpoint).filter(([k, v]) => !(k === 'host' && v === '') && !(k === 'port' && v === 0)))
+  if (Object.keys(kept).length === Object.keys(endpoint).length) return desired
+  const { controlPlaneEndpoint: _dropped, ...spec } = desired['spec'] as JsonObject
+  return { ...desired, spec: Object.keys(kept).length > 0 ? { ...spec, controlPlaneEndpoint: kept } : spec }
+}
+
+/**
+ * The applied object's endpoint merged with the stored one's: the provider sets the endpoint, and server-side apply
+ * keeps the fields another manager owns where the intent does not set them.
+ */
+export function withProviderEndpoint (intent: KubeDocument, current: KubeDocument | undefined): KubeDocument {
+  const stored = endpointOf(current)
+  if (!stored || typeof stored !== 'object') return intent
+  return { ...intent, spec: { ...intent['spec'] as JsonObject, controlPlaneEndpoint: { ...stored, ...endpointOf(intent) } } }
+}
+
 /** The topology controller's writes against a simulation's API server. */
 export class TopologyWriter {
   readonly #schemas: ApiServerSchemas

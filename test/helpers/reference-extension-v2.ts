@@ -10,6 +10,10 @@
 //   file with both content and contentFrom (the KubeadmConfigTemplate webhook refuses it);
 // - `default-value`: the workers' bootstrap format set to `cloud-config`, what the KubeadmConfigTemplate webhook
 //   defaults on the topology controller's dry runs: nothing changes;
+// - `bad-duration`: the workers' DevMachineTemplate's startupDuration `soon`, which the schema takes (a string) and
+//   CAPD's webhook cannot decode (a metav1.Duration): refused;
+// - `init-configuration`: a preflight error ignored in the control plane's initConfiguration, which only the first
+//   Machine's kubeadm init reads: KCP replaces no Machine;
 // - `files`: a file more on every node (the KubeadmControlPlane's and the MachineDeployments' bootstrap templates)
 //   and the control plane's local etcd image tag, what version 1's in-place hooks take in place (as Cluster API's
 //   own e2e changes them).
@@ -23,7 +27,7 @@ import { applyMergePatch } from '../../src/topology/merge-patch.js'
 import { isControlPlaneTemplate, isMachineDeploymentBootstrapTemplate, isMachineDeploymentInfrastructureTemplate } from '../../src/topology/holders.js'
 
 /** What version 2 changes. */
-export type V2Change = 'command' | 'label' | 'in-place' | 'undeclared' | 'wrong-type' | 'forbidden' | 'conflicting-file' | 'default-value' | 'files'
+export type V2Change = 'command' | 'label' | 'in-place' | 'undeclared' | 'wrong-type' | 'forbidden' | 'conflicting-file' | 'default-value' | 'files' | 'bad-duration' | 'init-configuration'
 
 type Item = { uid: string, holderReference: { kind: string, fieldPath: string }, object: Record<string, any> }
 type Answer = { status: string, message?: string, items?: Array<{ uid: string, patchType: string, patch: string }> }
@@ -40,6 +44,15 @@ function change (item: Item, object: Record<string, any>, what: V2Change): void 
   }
   const spec = object['spec']?.template?.spec ?? {}
   const withSpec = (changed: Record<string, unknown>) => { object['spec'] = { ...object['spec'], template: { ...object['spec']?.template, spec: changed } } }
+  if (what === 'bad-duration') {
+    if (isMachineDeploymentInfrastructureTemplate(holder)) withSpec({ ...spec, backend: { inMemory: { ...spec.backend?.inMemory, vm: { provisioning: { startupDuration: 'soon' } } } } })
+    return
+  }
+  if (what === 'init-configuration') {
+    const config = spec.kubeadmConfigSpec ?? {}
+    if (isControlPlaneTemplate(holder)) withSpec({ ...spec, kubeadmConfigSpec: { ...config, initConfiguration: { ...config.initConfiguration, nodeRegistration: { ...config.initConfiguration?.nodeRegistration, ignorePreflightErrors: ['NumCPU'] } } } })
+    return
+  }
   if (what === 'files') {
     const file = { path: '/etc/runtime-sdk/v2', content: 'version 2', owner: 'root:root', permissions: '0600' }
     if (isControlPlaneTemplate(holder)) {

@@ -84,3 +84,12 @@ t.test('a control plane change its Machines\' CanUpdateMachine takes is made in 
   t.equal(command?.effect, 'refused', 'a refused control plane is not asked')
   t.notOk(command?.inPlace)
 })
+
+t.test('what a provider\'s webhook cannot decode is refused with its message; what KCP does not compare rolls nothing out', async t => {
+  const duration = byRole(await impactOf(referenceHandlersV2('bad-duration')))['machineDeployment md-0']
+  t.equal(duration?.effect, 'refused')
+  t.match(duration?.refused, /: failed to create patch helper for DevMachineTemplate default\/loop-md-0-\w+: server side apply dry-run failed for modified object: admission webhook "default\.devmachinetemplate\.infrastructure\.cluster\.x-k8s\.io" denied the request: time: invalid duration "soon"$/)
+  const init = byRole(await impactOf(referenceHandlersV2('init-configuration')))['controlPlane']
+  t.equal(init?.effect, 'none')
+  t.match(init?.changes, [{ path: /^\/spec\/kubeadmConfigSpec\/initConfiguration\//, effect: 'none', why: /first Machine's kubeadm init/ }])
+})
