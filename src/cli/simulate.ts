@@ -4,7 +4,7 @@
 // ExtensionConfigs register (or the one given), upgraded with --to-version, never deleted.
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { Command, Option } from 'commander'
+import { Command, InvalidArgumentError, Option } from 'commander'
 import { stringify } from 'yaml'
 import { classExtensionName, simulate, type SimulationResult } from '../simulate/index.js'
 import type { RuntimeClient } from '../client/runtime-client.js'
@@ -21,6 +21,7 @@ import { columns } from './table.js'
 
 interface SimulateCliOptions extends ExtensionTargetFlags, ClusterSelectionFlags {
   filename?: string[]
+  featureGates?: { InPlaceUpdates?: boolean }
   toVersion?: string
   maxBlocked: number
   outputDir?: string
@@ -34,6 +35,18 @@ const collect = (value: string, previous: string[] = []) => [...previous, value]
 function at (seconds: number): string {
   const m = Math.floor(seconds / 60)
   return m > 0 ? `${m}m${seconds % 60}s` : `${seconds}s`
+}
+
+/** `--feature-gates InPlaceUpdates=true`: the gates simulate follows (only InPlaceUpdates changes what it does). */
+function featureGatesOption (value: string): { InPlaceUpdates?: boolean } {
+  const gates: { InPlaceUpdates?: boolean } = {}
+  for (const pair of value.split(',').filter(Boolean)) {
+    const [gate, on] = pair.split('=')
+    if (gate !== 'InPlaceUpdates') throw new InvalidArgumentError(`${gate ?? ''}: the feature gates simulate follows are InPlaceUpdates`)
+    if (on !== 'true' && on !== 'false') throw new InvalidArgumentError(`${pair}: write InPlaceUpdates=true or InPlaceUpdates=false`)
+    gates.InPlaceUpdates = on === 'true'
+  }
+  return gates
 }
 
 /** Why a simulation failed, in one line: a refused object as the Cluster's TopologyReconciled condition says it. */
@@ -72,6 +85,7 @@ export function simulateCommand (io: CliIO = defaultIO): Command {
   command
     .option('--to-version <version>', 'upgrade the Cluster to this Kubernetes version after creating it')
     .addOption(new Option('--max-blocked <duration>', 'fail when a hook holds the cluster longer (virtual time)').argParser(durationOption).default(600_000, '10m'))
+    .option('--feature-gates <gates>', 'Cluster API\'s feature gates to simulate, as its managers take them: InPlaceUpdates=true (off by default, as Cluster API ships it)', featureGatesOption)
     .option('--output-dir <dir>', 'write the patched templates there, one YAML file each')
     .option('--html <file>', 'write a picture of the life there: the calls on the virtual clock, what held the Cluster, the patched templates (one self-contained HTML page)')
     .addOption(outputOption(['table', 'json', 'yaml']))
@@ -91,6 +105,7 @@ export function simulateCommand (io: CliIO = defaultIO): Command {
         objects,
         sourceOf: o => sources.get(o),
         ...(opts.toVersion ? { toVersion: opts.toVersion } : {}),
+        ...(opts.featureGates ? { featureGates: opts.featureGates } : {}),
         maxBlockedSeconds: Math.round(opts.maxBlocked / 1000)
       })
     } finally {
@@ -139,6 +154,7 @@ async function simulateLiveClusters (io: CliIO, opts: SimulateCliOptions): Promi
             current: live.state,
             delete: false,
             ...(opts.toVersion ? { toVersion: opts.toVersion } : {}),
+            ...(opts.featureGates ? { featureGates: opts.featureGates } : {}),
             maxBlockedSeconds: Math.round(opts.maxBlocked / 1000)
           })
           results.push({ cluster: key, result })

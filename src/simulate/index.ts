@@ -19,6 +19,7 @@
 //   refusals.ts          an object the API server refuses: Cluster API's error and the TopologyReconciled condition
 //   crds.ts              the simulation's API server: Cluster API's CRDs, admission and server-side apply
 //   provider-webhooks.ts the providers' admission webhooks (kubeadm-validation.ts: the kubeadm providers' checks)
+//   in-place.ts          in-place updates: the CanUpdate* requests and whether an answer's patches make the change
 //   lifecycle.ts         the life on a virtual clock: reconciles until settled, upgrade, deletion
 //   versions.ts          Kubernetes versions and upgrade plans
 //   timeline.ts          the recorded calls and the checks of every answer
@@ -26,6 +27,7 @@
 export { classExtensionName, simulate, type SimulatedTemplate, type SimulateOptions, type SimulationResult, type SimulationState } from './simulate.js'
 export type { TimelineEntry } from './timeline.js'
 export { describeObject, type RefusedObject, type TopologyReconciledCondition } from './refusals.js'
+export { canUpdateMachineSetRequest, cleanup, machineDifferences, machineSetDifferences } from './in-place.js'
 export { SimulationInputError } from './errors.js'
 export { InProcessRuntimeClient } from './in-process-client.js'
 export type { SourceOf } from './inputs.js'

@@ -5,6 +5,8 @@ import { formatGoDuration } from '../server/duration.js'
 import type { ClusterState, DesiredState } from './scope.js'
 import type { PatchRequest } from './patch-engine.js'
 import { reconcile, type ReconcileContext } from './reconcile.js'
+import { updateMachineDeploymentInPlace } from './in-place.js'
+import { getPath, jsonCopy, type JsonObject, type KubeDocument, setPath } from './objects.js'
 import { type Recorder, SimulationFailure } from './timeline.js'
 
 /** What the simulation produces for one phase of the life: the last reconcile's patched templates and desired objects. */
@@ -27,6 +29,15 @@ export interface LifecycleContext extends ReconcileContext {
   /** origin is the wall-clock time (ms) virtual time 0 stands for. */
   origin: number
   maxBlockedSeconds: number
+  /** inPlaceUpdates: Cluster API's InPlaceUpdates feature gate is on. */
+  inPlaceUpdates: boolean
+}
+
+/** A MachineDeployment as it was before its version changed. */
+function withVersion (md: KubeDocument, version: string | undefined): KubeDocument {
+  const copy = jsonCopy(md)
+  setPath(copy as JsonObject, ['spec', 'template', 'spec', 'version'], version)
+  return copy
 }
 
 /** The most reconciles a phase may take before the simulation calls it a loop. */
@@ -64,11 +75,27 @@ export class Lifecycle {
       }
       this.#blockedSince.clear()
       if (world.fingerprint() !== before) continue
+      if (this.#ctx.inPlaceUpdates) await this.#updateInPlace()
       const step = world.advance()
       if (step === undefined) break
       recorder.event(step, step)
     }
     if (phase !== 'delete' && this.#last) this.phases.push({ phase, version: world.cluster.spec?.topology?.version ?? '', ...this.#last, stored: world.current(), machineVersions: new Map(world.machineVersions) })
+  }
+
+  /**
+   * Each MachineDeployment about to replace its Machines (its templates rotated, or its version changed) whose change
+   * the extension takes in place is updated in place instead.
+   */
+  async #updateInPlace (): Promise<void> {
+    const { world } = this.#ctx
+    for (const [name, now] of world.machineDeployments) {
+      const version = world.machineVersions.get(name)
+      const previous = world.rollingOut.get(name) ?? (world.isUpgrading(name) ? { ...now, object: withVersion(now.object, version) } : undefined)
+      if (!previous || !await updateMachineDeploymentInPlace(this.#ctx, previous, now)) continue
+      world.rollingOut.delete(name)
+      world.machineVersions.set(name, getPath(now.object, ['spec', 'template', 'spec', 'version']) as string)
+    }
   }
 
   /** Starts an upgrade: the topology's version changed. */

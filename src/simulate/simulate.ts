@@ -61,6 +61,12 @@ export interface SimulateOptions {
   current?: LiveState
   /** delete ends the life with the Cluster's deletion (default: true, false when starting from `current`). */
   delete?: boolean
+  /**
+   * featureGates are Cluster API's: with InPlaceUpdates on, a MachineDeployment whose templates rotate asks the
+   * extension's CanUpdateMachineSet, and its Machines are updated in place (UpdateMachine) when the extension takes the
+   * change (default: off, as Cluster API ships it).
+   */
+  featureGates?: { InPlaceUpdates?: boolean }
 }
 
 /** A ClusterClass template after the class's patches, for one place of the Cluster. */
@@ -269,7 +275,8 @@ export async function simulate (options: SimulateOptions): Promise<SimulationRes
       recorder,
       clock,
       origin,
-      maxBlockedSeconds: options.maxBlockedSeconds ?? 600
+      maxBlockedSeconds: options.maxBlockedSeconds ?? 600,
+      inPlaceUpdates: options.featureGates?.InPlaceUpdates === true
     }
     lifecycle = new Lifecycle(ctx)
     await lifecycle.settle(options.current ? 'current' : 'create')

@@ -75,6 +75,11 @@ export class Recorder implements HookCaller {
     return result.response
   }
 
+  /** The registered handlers of a hook for the Cluster. */
+  async handlersOf (hook: HookDefinition): Promise<string[]> {
+    return await this.#client.getAllExtensions(hook, this.#forObject())
+  }
+
   async callAll<H extends HookDefinition> (hook: H, request: Omit<RequestOf<H>, 'kind' | 'apiVersion'>, step?: string): Promise<ResponseOf<H> | undefined> {
     if ((await this.#client.getAllExtensions(hook, this.#forObject())).length === 0) return undefined
     const call = async () => await this.#client.callAllExtensions(hook, this.#forObject(), request as RequestOf<H>)

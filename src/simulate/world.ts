@@ -46,8 +46,8 @@ export class SimulatedWorld {
   readonly machinePools = new Map<string, WorkerState>()
   /** machineVersions: the Kubernetes version the machines of each MachineDeployment run (by topology name). */
   readonly machineVersions = new Map<string, string>()
-  /** rollingOut: MachineDeployments whose machines are being replaced (a rotated template), by topology name. */
-  readonly rollingOut = new Set<string>()
+  /** rollingOut: MachineDeployments whose machines are being replaced (a rotated template), by topology name, with their state before. */
+  readonly rollingOut = new Map<string, WorkerState>()
   readonly #random: RandomSource
   readonly #now: () => string
   readonly #writer: TopologyWriter
@@ -197,7 +197,7 @@ export class SimulatedWorld {
     setPath(named as JsonObject, ['spec', 'template', 'spec', 'bootstrap', 'configRef', 'name'], bootstrap.object.metadata?.name)
     const object = this.#writer.update(role, current.object, named)
     this.#event(object, events, current.object, this.#versionChange(current.object, object.object, ['spec', 'template', 'spec', 'version']))
-    if (infrastructure.change === 'rotated' || bootstrap.change === 'rotated') this.rollingOut.add(name)
+    if ((infrastructure.change === 'rotated' || bootstrap.change === 'rotated') && !this.rollingOut.has(name)) this.rollingOut.set(name, current)
     this.machineDeployments.set(name, { object: object.object, bootstrap: bootstrap.object, infrastructure: infrastructure.object, ...(state.machineHealthCheck ? { machineHealthCheck: state.machineHealthCheck } : {}) })
   }
 

@@ -154,3 +154,16 @@ t.test('the two versions Cluster API v1.14.2 was seen refusing are predicted ref
     t.match(report.summary, { refused: 1, rollingOut: 0, machines: 0 }, 'no Machine is replaced')
   }
 })
+
+t.test('simulate --feature-gates InPlaceUpdates=true: a change the extension takes in place is updated in place; a bad gate is a usage error', async t => {
+  const r = await runCliHere(['simulate', '-f', EXAMPLE, '--handlers', variant('in-place'), '--to-version', 'v1.35.0', '--feature-gates', 'InPlaceUpdates=true', '-o', 'json'])
+  t.equal(r.code, 0, r.stderr)
+  const result = JSON.parse(r.stdout) as { timeline: Array<{ hook: string, step?: string }> }
+  t.ok(result.timeline.some(e => e.hook === 'CanUpdateMachineSet'), 'CanUpdateMachineSet asked')
+  t.ok(result.timeline.some(e => e.step === 'machine updated in place'), 'Machines updated in place')
+  for (const [gate, message] of [['Nope=true', /Nope: the feature gates simulate follows are InPlaceUpdates/], ['InPlaceUpdates=yes', /write InPlaceUpdates=true or InPlaceUpdates=false/]] as const) {
+    const bad = await runCliHere(['simulate', '-f', EXAMPLE, '--feature-gates', gate])
+    t.equal(bad.code, 2, gate)
+    t.match(bad.stderr, message)
+  }
+})

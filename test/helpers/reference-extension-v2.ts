@@ -2,8 +2,8 @@
 // - `command`: its GeneratePatches also adds `echo v2` to the preKubeadmCommands of every MachineDeployment's
 //   KubeadmConfigTemplate (a spec change of a MachineDeployment's template only);
 // - `label`: it also labels every MachineDeployment's templates (metadata only);
-// - `in-place`: as `command`, and its CanUpdateMachineSet takes any change of a MachineDeployment's templates in place
-//   (it patches the current templates into the desired ones);
+// - `in-place`: as `command`, and its CanUpdateMachineSet takes any change of a MachineDeployment in place (it patches
+//   the current MachineSet and templates into the desired ones);
 // - changes Cluster API's API server refuses, so that the topology stops reconciling: `undeclared` writes a field the
 //   KubeadmConfigTemplate's schema does not declare, `wrong-type` the workers' preKubeadmCommands as a string,
 //   `forbidden` a KubeadmControlPlane field its webhook does not let change (certificatesDir), `conflicting-file` a
@@ -107,6 +107,7 @@ export function referenceHandlersV2 (what: V2Change = 'command'): ExtensionHandl
       return {
         status: 'Success' as const,
         message: 'version 2 updates MachineDeployments\' templates in place',
+        machineSetPatch: patchTo(request.desired?.machineSet),
         bootstrapConfigTemplatePatch: patchTo(request.desired?.bootstrapConfigTemplate),
         infrastructureMachineTemplatePatch: patchTo(request.desired?.infrastructureMachineTemplate)
       }

@@ -167,3 +167,22 @@ t.test('an object the API server refuses halts the life where Cluster API halts 
   t.notOk(result.timeline.some(e => e.hook === 'BeforeClusterUpgrade'), 'the upgrade never starts: the Cluster was never created whole')
   t.same(result.phases, [], 'no phase completes')
 })
+
+t.test('with InPlaceUpdates on, a MachineDeployment the extension updates in place: CanUpdateMachineSet, then UpdateMachine until done', async t => {
+  // Version 2's CanUpdateMachineSet takes any change of the templates; the reference extension's UpdateMachine is done at its second call.
+  const update = referenceHandlers({ updateMachineDurationMs: 0, updateMachineRetryAfterSeconds: 5 }).find(h => h.hook.hook === 'UpdateMachine') as ExtensionHandler
+  const handlers = referenceHandlersV2('in-place').map(h => h.hook.hook === 'UpdateMachine' ? update : h)
+  const result = await simulate({ handlers, cluster, clusterClass, templates, toVersion: 'v1.35.0', featureGates: { InPlaceUpdates: true }, checkDeterminism: false })
+  t.equal(result.outcome, 'completed', result.error ?? 'completed')
+  const inPlace = result.timeline.filter(e => ['CanUpdateMachineSet', 'UpdateMachine'].includes(e.hook) || e.step === 'machine updated in place')
+  t.match(inPlace[0], { hook: 'CanUpdateMachineSet', status: 'Success', step: /^MachineDeployment loop-md-0-\w+$/ }, 'asked when the workers\' version changes')
+  t.match(inPlace[0]?.request, { current: { machineSet: { spec: { template: { spec: { version: 'v1.34.0' } } } } }, desired: { machineSet: { spec: { template: { spec: { version: 'v1.35.0' } } } } } })
+  const updates = inPlace.filter(e => e.hook === 'UpdateMachine')
+  t.same(updates.map(e => e.retryAfterSeconds), [5, 0], 'UpdateMachine: in progress, then (after retryAfterSeconds on the virtual clock) done')
+  t.equal((updates[1]?.at ?? 0) - (updates[0]?.at ?? 0), 5)
+  t.match(updates[0]?.request, { desired: { machine: { kind: 'Machine', spec: { version: 'v1.35.0' } }, bootstrapConfig: { kind: 'KubeadmConfig' }, infrastructureMachine: { kind: 'DevMachine' } } })
+  t.match(inPlace.at(-1), { status: 'Event', step: 'machine updated in place', message: /^Machine loop-md-0-\w+-\w+-\w+ of MachineDeployment loop-md-0-\w+ updated in place$/ })
+  t.notOk(result.timeline.some(e => /rolled out/.test(e.message ?? '')), 'no Machine replaced')
+  const off = await simulate({ handlers, cluster, clusterClass, templates, toVersion: 'v1.35.0', checkDeterminism: false })
+  t.notOk(off.timeline.some(e => e.hook === 'CanUpdateMachineSet'), 'the gate off (Cluster API\'s default): never asked')
+})
