@@ -6,6 +6,7 @@ import neostandard from 'neostandard'
 const LAYERS = {
   'src/shims': [],
   'src/errors': [],
+  'src/go': [],
   'src/tls': [],
   'src/backoff': [],
   'src/http': [],
@@ -28,9 +29,9 @@ const LAYERS = {
   'src/testing': ['src/api', 'src/catalog', 'src/registry', 'src/client', 'src/server', 'src/tls', 'src/simulate', 'src/reference-extension']
 }
 const FOLDERS = [...Object.keys(LAYERS), 'src/cli']
-// The shims of our dependencies' internals, the error factory and the tracing API sit under every layer: any layer
-// may import them.
-const BELOW_ALL = ['src/shims', 'src/errors', 'src/telemetry']
+// The shims of our dependencies' internals, the error factory, the ports of Go's standard library and the tracing API
+// sit under every layer: any layer may import them.
+const BELOW_ALL = ['src/shims', 'src/errors', 'src/go', 'src/telemetry']
 const folderName = (folder) => folder.replace(/^src\//, '')
 
 const layerRules = Object.entries(LAYERS).map(([folder, allowed]) => ({

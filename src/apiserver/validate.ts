@@ -9,7 +9,7 @@
 import { effectiveFormat, checkFormat, isStringFormat } from './formats.js'
 import { type FieldError, type FieldPath, childPath, invalid, notSupported, required, tooLong, tooMany, typeInvalid } from './field-error.js'
 import { GoFloat64, goFormatFloat, goFormatFloatF, goJson, goQuote, goValue, runeCount } from './go-format.js'
-import { re2Match } from './regex.js'
+import { matchString } from '../go/index.js'
 import type { JSONSchemaProps } from './schema.js'
 
 /** A kube-openapi error before it becomes a field error. */
@@ -159,7 +159,7 @@ function stringValidator (n: Node, path: string, data: string): Result | undefin
   if (p.pattern !== undefined && p.pattern !== '') {
     let matched: boolean
     let pattern = p.pattern
-    try { matched = re2Match(p.pattern, data) } catch (err) {
+    try { matched = matchString(p.pattern, data) } catch (err) {
       matched = false
       pattern = `${p.pattern}, but pattern is invalid: ${(err as Error).message}`
     }
