@@ -6,6 +6,7 @@ import neostandard from 'neostandard'
 const LAYERS = {
   'src/shims': [],
   'src/errors': [],
+  'src/budget': [],
   'src/go': [],
   'src/tls': [],
   'src/backoff': [],
@@ -29,9 +30,9 @@ const LAYERS = {
   'src/testing': ['src/api', 'src/catalog', 'src/registry', 'src/client', 'src/server', 'src/tls', 'src/simulate', 'src/reference-extension']
 }
 const FOLDERS = [...Object.keys(LAYERS), 'src/cli']
-// The shims of our dependencies' internals, the error factory, the ports of Go's standard library and the tracing API
-// sit under every layer: any layer may import them.
-const BELOW_ALL = ['src/shims', 'src/errors', 'src/go', 'src/telemetry']
+// The shims of our dependencies' internals, the error factory, the per-Cluster budget, the ports of Go's standard
+// library and the tracing API sit under every layer: any layer may import them.
+const BELOW_ALL = ['src/shims', 'src/errors', 'src/budget', 'src/go', 'src/telemetry']
 const folderName = (folder) => folder.replace(/^src\//, '')
 
 const layerRules = Object.entries(LAYERS).map(([folder, allowed]) => ({

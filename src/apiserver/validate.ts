@@ -6,6 +6,7 @@
 //
 // Order: Go visits an object's properties in random order, so the API server's error order varies between requests;
 // here properties are visited in the order the schema declares them, and an object's other keys in their order.
+import { spend } from '../budget/index.js'
 import { effectiveFormat, checkFormat, isStringFormat } from './formats.js'
 import { type FieldError, type FieldPath, childPath, invalid, notSupported, required, tooLong, tooMany, typeInvalid } from './field-error.js'
 import { GoFloat64, goFormatFloat, goFormatFloatF, goJson, goQuote, goValue, runeCount } from './go-format.js'
@@ -326,6 +327,7 @@ function schemaPropsValidator (n: Node, path: string, data: unknown): Result {
 
 /** SchemaValidator.Validate for one schema node at a kube-openapi path ('' for the root). */
 function validateNode (props: JSONSchemaProps, path: string, data: unknown): Result {
+  spend()
   const n = node(props)
   const result = newResult()
   if (data === null || data === undefined) {

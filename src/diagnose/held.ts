@@ -53,6 +53,8 @@ export interface HeldReport {
   /** topologyReconciled is the condition as Cluster API wrote it, when it has. */
   topologyReconciled?: { status: string, reason: string, message: string, since: string }
   holding: HoldingHook[]
+  /** error says why the Cluster could not be examined within its budget (`could not be computed: ...`). */
+  error?: string
 }
 
 interface Condition { type?: string, status?: string, reason?: string, message?: string, lastTransitionTime?: string }

@@ -4,12 +4,14 @@
 // Compile errors carry Go's text (`error parsing regexp: missing closing ): `(a``). FindAll, ReplaceAll and Split
 // run Go's own loops over the engine's matches. Offsets here are UTF-16 code units where Go counts UTF-8 bytes; none
 // leaves this module, and an empty match advances one code point as Go advances one rune, so the results agree.
+// Linear is not short: a large pattern over megabytes takes minutes, so a match spends a budget step per position
+// it reads (src/budget), and the budget of the Cluster being computed can cut it.
 import { RE2JS, RE2JSSyntaxException, RE2Set } from 're2js'
+import { spend } from '../budget/index.js'
+import { countingInput, type Engine } from '../shims/re2js.js'
 
 /** A pattern Go's regexp.Compile refuses; message is Go's error text. */
 export class RegexpSyntaxError extends Error {}
-
-type Engine = ReturnType<RE2JS['re2']>
 
 /** A compiled regular expression with the methods of Go's *regexp.Regexp that callers use. */
 export class Regexp {
@@ -26,8 +28,8 @@ export class Regexp {
 
   /** The leftmost-first match at or after pos: [start, end] of the match and of each group (-1 when unset). */
   #exec (s: string, pos: number, groups: number): number[] | null {
-    const [found, at] = this.#re.matchWithGroup(s, pos, s.length, RE2Set.UNANCHORED, groups) as [boolean, number[] | null]
-    if (!found || at === null) return null
+    const at = this.#re.executeEngine(countingInput(s, spend), pos, RE2Set.UNANCHORED, 2 * groups) as number[] | null
+    if (at === null) return null
     const out = new Array<number>(2 * groups).fill(-1)
     for (let i = 0; i < out.length && i < at.length; i++) out[i] = at[i] as number
     return out
@@ -35,7 +37,7 @@ export class Regexp {
 
   /** MatchString: whether the pattern matches anywhere in s. */
   matchString (s: string): boolean {
-    return this.#re.match(s)
+    return this.#re.executeEngine(countingInput(s, spend), 0, RE2Set.UNANCHORED, 0) !== null
   }
 
   /** FindString: the leftmost match, '' when none. */

@@ -1,6 +1,7 @@
 // List functions of the 1.36 environment: cel-go's lists extension (version 3: slice, flatten, sort, sortBy,
 // lists.range, reverse, distinct), its sets extension (sets.contains, sets.equivalent, sets.intersects), Kubernetes'
 // list library (isSorted, sum, min, max, indexOf, lastIndexOf) and Kubernetes' regex library (find, findAll).
+import { spend } from '../../budget/index.js'
 import { compile, type Regexp } from '../../go/index.js'
 import type { FunctionDef, Impl } from './stdlib.js'
 import { CelDuration, CelError, CelList, CelMap, CelUint, isMapKey, checkedInt, checkedUint, compare, equals, noSuchOverload, typeName, type Val } from './values.js'
@@ -201,7 +202,7 @@ export const LIST_FUNCTIONS: Record<string, FunctionDef> = {
     global: ([n]) => {
       if (typeof n !== 'bigint') return noSuchOverload('lists.range', n as Val)
       if (n < 0n) return new CelError(`lists.range: size must be non-negative, got ${n}`)
-      return new CelList(Array.from({ length: Number(n) }, (_, i) => BigInt(i)))
+      return new CelList(Array.from({ length: Number(n) }, (_, i) => { spend(); return BigInt(i) }))
     }
   },
   reverse: m((args) => { const l = listArg('reverse', args, 0); return l instanceof CelError ? l : new CelList([...l.items].reverse()) }),
