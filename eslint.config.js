@@ -15,7 +15,7 @@ const LAYERS = {
   'src/gotemplate': [],
   'src/telemetry': [],
   'src/apiserver': [],
-  'src/kube': ['src/api', 'src/backoff', 'src/http'],
+  'src/kube': ['src/api', 'src/backoff', 'src/http', 'src/gotemplate'],
   'src/catalog': ['src/api'],
   'src/registry': ['src/api', 'src/catalog'],
   'src/client': ['src/api', 'src/catalog', 'src/registry', 'src/kube', 'src/tls', 'src/http', 'src/backoff'],
