@@ -309,6 +309,8 @@ function refuseNesting (text: string): void {
  * with sigs.k8s.io/yaml's message, or Unsupported for what a JS value cannot hold exactly (integers beyond 2^53).
  */
 export function yamlToJSON (text: string): unknown {
+  // A budget step per KB: a large text is copied and scanned several times before it is parsed.
+  spend(1 + (text.length >> 10))
   // The common rendered value is one plain word (true, 3, v1.31.2, a-name): resolved without parsing.
   const word = /^[ \t]*([A-Za-z0-9_+/][A-Za-z0-9_.+/=-]*)[ \t]*\n*$/.exec(text)
   if (word !== null) {

@@ -44,7 +44,9 @@ export async function readDocuments (file: string): Promise<unknown[]> {
   if (nesting.goRefusal !== undefined) throw new ManifestError(file, nesting.goRefusal)
   if (nesting.deepest > YAML_MAX_NESTING) throw new ManifestError(file, `nests ${nesting.deepest} levels deep: runtime-sdk reads up to ${YAML_MAX_NESTING}`)
   const out: unknown[] = []
-  for (const doc of parseAllDocuments(text)) {
+  // A key given twice keeps its last value, as sigs.k8s.io/yaml (kubectl's decoder) keeps it; the yaml package's
+  // check for it would also cost time quadratic in the keys of a map.
+  for (const doc of parseAllDocuments(text, { uniqueKeys: false })) {
     if (doc.errors.length > 0) throw new ManifestError(file, doc.errors[0]?.message ?? 'invalid YAML')
     let value: unknown
     try {

@@ -166,6 +166,8 @@ function applyPatchToRequest (request: PatchRequest, answer: NonNullable<Generat
   const item = request.items.find(i => i.uid === answer.uid)
   if (!item) throw new PatchFailure(`${source}: the answer patches uid ${JSON.stringify(answer.uid)}, which is no template of the request: unable to find corresponding request item for patch`)
   const where = `${source}: the patch of ${describeItem(item)}`
+  // A budget step per KB of patch: it is decoded, parsed and copied.
+  spend(1 + ((answer.patch?.length ?? 0) >> 10))
   let patch: unknown
   try {
     const text = Buffer.from(answer.patch ?? '', 'base64').toString('utf8')
