@@ -2,10 +2,9 @@
 // hooks that hold it (blocking with retryAfterSeconds), failed on it, or are still owed to it, with the extension's
 // message, since when, and the handlers that serve it, from Cluster API's own conditions and annotations.
 import { Command } from 'commander'
-import { BudgetExceeded, withBudget } from '../budget/index.js'
 import type { RuntimeClient } from '../client/runtime-client.js'
 import { callNow } from '../diagnose/call-now.js'
-import { type HeldReport, whyHeld } from '../diagnose/held.js'
+import { type HeldReport, heldWithinBudget, whyHeld } from '../diagnose/held.js'
 import { registeredExtensions } from '../impact/live.js'
 import { type ApiReader, type ClusterObject, listClusters, readLiveCluster, SimulationInputError } from '../simulate/index.js'
 import { clusterBudget, type ClusterBudgetFlags, clusterBudgetOptions } from './cluster-budget.js'
@@ -58,16 +57,6 @@ async function answerNow (api: ApiReader, cluster: ClusterObject, report: HeldRe
   }
 }
 
-/** One Cluster's report within its budget, or the line that says it could not be computed. */
-async function heldWithinBudget (opts: HeldCliOptions, cluster: ClusterObject, work: () => Promise<HeldReport>): Promise<HeldReport> {
-  try {
-    return await withBudget(clusterBudget(opts), work)
-  } catch (err) {
-    if (!(err instanceof BudgetExceeded)) throw err
-    return { cluster: `${cluster.metadata.namespace}/${cluster.metadata.name}`, holding: [], error: err.message }
-  }
-}
-
 export function heldCommand (io: CliIO = defaultIO): Command {
   const command = new Command('held')
     .description('why a Cluster does not move: the hooks that hold it, failed on it or are still owed to it, with the extension\'s message, for how long, and the handlers that serve it; reads the management cluster, never writes')
@@ -90,7 +79,7 @@ export function heldCommand (io: CliIO = defaultIO): Command {
         try {
           reports = []
           for (const c of clusters) {
-            reports.push(await heldWithinBudget(opts, c, async () => {
+            reports.push(await heldWithinBudget(c, clusterBudget(opts), async () => {
               const report = await whyHeld(c, registered.extensionConfigs, registered.client)
               if (opts.call) await answerNow(cluster.api, c, report, registered.client)
               return report
