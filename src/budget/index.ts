@@ -5,11 +5,12 @@
 // Evaluation is synchronous JavaScript on the main thread, which nothing can interrupt from outside, so the budget
 // is checked from inside: the evaluators' loops (Go template execution, CEL, YAML decoding, schema checks, patch
 // application) call spend(), which counts down and looks at the clock and the heap every CHECK_EVERY steps (a
-// decrement on the hot path; the check itself takes under a microsecond). What is counted is the work's own time and
-// heap growth: its budget travels with it through its awaits (AsyncLocalStorage), and async hooks, enabled only while
-// some budget runs, note when it runs and when it waits, so that Clusters computed concurrently are each charged for
-// their own slices, not for the time a hostile neighbour held the thread, nor for the extensions' and the API
-// server's answers (which have timeouts of their own).
+// decrement on the hot path; the check itself takes a few microseconds). What is counted is the work's own processor
+// time and heap growth: its budget travels with it through its awaits (AsyncLocalStorage), and async hooks, enabled
+// only while some budget runs, note when it runs and when it waits (a simulated Cluster's life is some 600 slices),
+// so that Clusters computed concurrently are each charged for their own slices, not for the time a hostile neighbour
+// held the thread, nor for the extensions' and the API server's answers (which have timeouts of their own), nor for
+// the time other processes of a busy machine took the processor.
 // Why not a worker thread per Cluster, which could be terminated and given resourceLimits: measured on 2 cores, a
 // worker needs 630-1150 ms to start and load the simulation modules, more than computing a typical Cluster takes,
 // and the work of a Cluster calls the extensions through the caller's RuntimeClient and reads through the caller's
@@ -22,7 +23,7 @@ import { codedError } from '../errors/index.js'
 
 /** The time and memory one piece of work may take. */
 export interface Budget {
-  /** timeoutMs is how long it may run (its own time: not waiting for answers); 0: no limit. */
+  /** timeoutMs is how long it may run (its own processor time: not waiting for answers); 0: no limit. */
   timeoutMs: number
   /** memoryBytes is how much the heap may grow while it runs (net of what the garbage collector frees); 0: no limit. */
   memoryBytes: number
@@ -39,7 +40,7 @@ interface Running {
   /** spentMs and grownBytes are what the work's finished slices took. */
   spentMs: number
   grownBytes: number
-  /** slice is where the running slice started (depth counts nested callbacks of the work). */
+  /** slice is where the running slice started, in processor time (ms) and heap (depth counts nested callbacks). */
   slice?: { start: number, heap: number }
   depth: number
   exceeded?: BudgetExceeded
@@ -51,13 +52,19 @@ let countdown = CHECK_EVERY
 
 const heapUsed = (): number => getHeapStatistics().used_heap_size
 
+/** The processor time the process has used, in milliseconds. */
+function cpuMs (): number {
+  const { user, system } = process.cpuUsage()
+  return (user + system) / 1000
+}
+
 function resume (running: Running): void {
-  if (running.depth++ === 0) running.slice = { start: performance.now(), heap: heapUsed() }
+  if (running.depth++ === 0) running.slice = { start: cpuMs(), heap: heapUsed() }
 }
 
 function suspend (running: Running): void {
   if (--running.depth > 0 || running.slice === undefined) return
-  running.spentMs += performance.now() - running.slice.start
+  running.spentMs += cpuMs() - running.slice.start
   running.grownBytes += heapUsed() - running.slice.heap
   running.slice = undefined
 }
@@ -98,7 +105,7 @@ function exceed (running: Running, why: string): BudgetExceeded {
 function check (running: Running): void {
   if (running.exceeded) throw running.exceeded
   const { budget, slice } = running
-  const spent = running.spentMs + (slice ? performance.now() - slice.start : 0)
+  const spent = running.spentMs + (slice ? cpuMs() - slice.start : 0)
   if (budget.timeoutMs > 0 && spent > budget.timeoutMs) throw exceed(running, `took longer than ${duration(budget.timeoutMs)}`)
   const grown = running.grownBytes + (slice ? heapUsed() - slice.heap : 0)
   if (budget.memoryBytes > 0 && grown > budget.memoryBytes) throw exceed(running, `used more than ${quantity(budget.memoryBytes)} of memory`)

@@ -14,7 +14,7 @@ export interface ClusterBudgetFlags {
 /** Adds --cluster-timeout and --cluster-memory. */
 export function clusterBudgetOptions (command: Command): Command {
   return command
-    .addOption(new Option('--cluster-timeout <duration>', 'how long computing one Cluster may take (its own work: waiting for extensions and the API server is not counted); a Cluster that takes longer is reported as could not be computed and the others go on (0: no limit)')
+    .addOption(new Option('--cluster-timeout <duration>', 'how long computing one Cluster may take (the processor time of its own work: waiting for extensions and the API server is not counted); a Cluster that takes longer is reported as could not be computed and the others go on (0: no limit)')
       .argParser(durationOption).default(DEFAULT_CLUSTER_BUDGET.timeoutMs, formatGoDuration(DEFAULT_CLUSTER_BUDGET.timeoutMs)))
     .addOption(new Option('--cluster-memory <quantity>', 'how much memory computing one Cluster may take (heap growth, e.g. 512Mi, 1Gi); a Cluster that takes more is reported as could not be computed (0: no limit)')
       .argParser(quantityOption).default(DEFAULT_CLUSTER_BUDGET.memoryBytes, quantity(DEFAULT_CLUSTER_BUDGET.memoryBytes)))
