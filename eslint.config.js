@@ -6,6 +6,8 @@ import neostandard from 'neostandard'
 const LAYERS = {
   'src/shims': [],
   'src/errors': [],
+  'src/budget': [],
+  'src/go': [],
   'src/tls': [],
   'src/backoff': [],
   'src/http': [],
@@ -13,7 +15,7 @@ const LAYERS = {
   'src/gotemplate': [],
   'src/telemetry': [],
   'src/apiserver': [],
-  'src/kube': ['src/api', 'src/backoff', 'src/http'],
+  'src/kube': ['src/api', 'src/backoff', 'src/http', 'src/gotemplate'],
   'src/catalog': ['src/api'],
   'src/registry': ['src/api', 'src/catalog'],
   'src/client': ['src/api', 'src/catalog', 'src/registry', 'src/kube', 'src/tls', 'src/http', 'src/backoff'],
@@ -29,9 +31,9 @@ const LAYERS = {
   'src/testing': ['src/api', 'src/catalog', 'src/registry', 'src/client', 'src/server', 'src/tls', 'src/simulate', 'src/reference-extension', 'src/in-place']
 }
 const FOLDERS = [...Object.keys(LAYERS), 'src/cli']
-// The shims of our dependencies' internals, the error factory and the tracing API sit under every layer: any layer
-// may import them.
-const BELOW_ALL = ['src/shims', 'src/errors', 'src/telemetry']
+// The shims of our dependencies' internals, the error factory, the per-Cluster budget, the ports of Go's standard
+// library and the tracing API sit under every layer: any layer may import them.
+const BELOW_ALL = ['src/shims', 'src/errors', 'src/budget', 'src/go', 'src/telemetry']
 const folderName = (folder) => folder.replace(/^src\//, '')
 
 const layerRules = Object.entries(LAYERS).map(([folder, allowed]) => ({

@@ -3,6 +3,7 @@
 // (inside list items and additionalProperties too), and the copy is defaulted in turn. A non-nullable null with a
 // default is replaced by the default. Defaults themselves are pruned by the schema beforehand (pruneDefaults), as
 // the API server does when it loads a CRD.
+import { spend } from '../budget/index.js'
 import { coerceEmbedded } from './objectmeta.js'
 import { pruneInPlace } from './prune.js'
 import { type Structural, withDefault } from './schema.js'
@@ -33,6 +34,7 @@ export function pruneNullsInPlace (x: unknown, s: Structural | undefined): void 
 
 /** Applies the schema's defaults to x in place (structuraldefaulting.Default). */
 export function defaultInPlace (x: unknown, s: Structural | undefined): void {
+  spend()
   if (s === undefined) return
   if (isRecord(x)) {
     for (const [k, prop] of s.properties ?? []) {

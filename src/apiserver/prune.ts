@@ -3,6 +3,7 @@
 // again) and apiVersion/kind/metadata of an embedded resource (and of the resource itself). The dropped paths are
 // returned sorted, as apiextensions reports them (the warnings of fieldValidation=Warn; Cluster API's "field(s) are
 // not specified in the variable schema").
+import { spend } from '../budget/index.js'
 import { compareBytes } from './go-format.js'
 import type { Structural } from './schema.js'
 
@@ -15,6 +16,7 @@ interface Tracker { parent: string[], paths: string[] }
 const withKey = (t: Tracker, key: string): string[] => t.parent.length > 0 ? [...t.parent, '.', key] : [key]
 
 function pruneNode (x: unknown, s: Structural | undefined, t: Tracker): void {
+  spend()
   if (s?.preserveUnknownFields) { skipPrune(x, s, t); return }
   if (isRecord(x)) {
     for (const k of Object.keys(x)) {

@@ -6,10 +6,11 @@
 //
 // Order: Go visits an object's properties in random order, so the API server's error order varies between requests;
 // here properties are visited in the order the schema declares them, and an object's other keys in their order.
+import { spend } from '../budget/index.js'
 import { effectiveFormat, checkFormat, isStringFormat } from './formats.js'
 import { type FieldError, type FieldPath, childPath, invalid, notSupported, required, tooLong, tooMany, typeInvalid } from './field-error.js'
 import { GoFloat64, goFormatFloat, goFormatFloatF, goJson, goQuote, goValue, runeCount } from './go-format.js'
-import { re2Match } from './regex.js'
+import { matchString } from '../go/index.js'
 import type { JSONSchemaProps } from './schema.js'
 
 /** A kube-openapi error before it becomes a field error. */
@@ -159,7 +160,7 @@ function stringValidator (n: Node, path: string, data: string): Result | undefin
   if (p.pattern !== undefined && p.pattern !== '') {
     let matched: boolean
     let pattern = p.pattern
-    try { matched = re2Match(p.pattern, data) } catch (err) {
+    try { matched = matchString(p.pattern, data) } catch (err) {
       matched = false
       pattern = `${p.pattern}, but pattern is invalid: ${(err as Error).message}`
     }
@@ -326,6 +327,7 @@ function schemaPropsValidator (n: Node, path: string, data: unknown): Result {
 
 /** SchemaValidator.Validate for one schema node at a kube-openapi path ('' for the root). */
 function validateNode (props: JSONSchemaProps, path: string, data: unknown): Result {
+  spend()
   const n = node(props)
   const result = newResult()
   if (data === null || data === undefined) {

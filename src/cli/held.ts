@@ -4,15 +4,16 @@
 import { Command } from 'commander'
 import type { RuntimeClient } from '../client/runtime-client.js'
 import { callNow } from '../diagnose/call-now.js'
-import { type HeldReport, whyHeld } from '../diagnose/held.js'
+import { type HeldReport, heldWithinBudget, whyHeld } from '../diagnose/held.js'
 import { registeredExtensions } from '../impact/live.js'
 import { type ApiReader, type ClusterObject, listClusters, readLiveCluster, SimulationInputError } from '../simulate/index.js'
+import { clusterBudget, type ClusterBudgetFlags, clusterBudgetOptions } from './cluster-budget.js'
 import { clusterSelection, type ClusterSelectionFlags, clusterSelectionOptions, managementCluster, managementClusterProblem } from './cluster-selection.js'
-import { action, type CliIO, defaultIO } from './command.js'
+import { action, type CliIO, defaultIO, OperationFailed } from './command.js'
 import { type OutputFormat, outputOption, render } from './output.js'
 import { columns } from './table.js'
 
-interface HeldCliOptions extends ClusterSelectionFlags {
+interface HeldCliOptions extends ClusterSelectionFlags, ClusterBudgetFlags {
   call?: boolean
   output: OutputFormat
 }
@@ -29,7 +30,8 @@ export function age (since: string, now: number): string {
 function tableText (reports: readonly HeldReport[], now: number): string {
   const rows = [['CLUSTER', 'HOOK', 'STATE', 'FOR', 'HANDLERS', 'MESSAGE']]
   for (const r of reports) {
-    if (r.holding.length === 0) rows.push([r.cluster, '-', 'not held', '', '', r.topologyReconciled ? `TopologyReconciled ${r.topologyReconciled.status}${r.topologyReconciled.reason ? ` (${r.topologyReconciled.reason})` : ''}` : 'no TopologyReconciled condition yet'])
+    if (r.error !== undefined) rows.push([r.cluster, '-', 'error', '', '', r.error])
+    else if (r.holding.length === 0) rows.push([r.cluster, '-', 'not held', '', '', r.topologyReconciled ? `TopologyReconciled ${r.topologyReconciled.status}${r.topologyReconciled.reason ? ` (${r.topologyReconciled.reason})` : ''}` : 'no TopologyReconciled condition yet'])
     for (const h of r.holding) {
       const undiscovered = h.undiscovered.map(u => ` [${u.extensionConfig} not discovered: ${u.message}]`).join('')
       const answer = h.now ? ` [now: ${[h.now.status, h.now.retryAfterSeconds ? `retry ${h.now.retryAfterSeconds}s` : '', h.now.message].filter(Boolean).join(', ')}]` : ''
@@ -59,7 +61,7 @@ export function heldCommand (io: CliIO = defaultIO): Command {
   const command = new Command('held')
     .description('why a Cluster does not move: the hooks that hold it, failed on it or are still owed to it, with the extension\'s message, for how long, and the handlers that serve it; reads the management cluster, never writes')
   clusterSelectionOptions(command)
-  return command
+  return clusterBudgetOptions(command)
     .option('--call', 'call each blocking hook now, with the request Cluster API would send, and show its answer (the only lifecycle hook called)')
     .addOption(outputOption(['table', 'json', 'yaml']))
     .action(action(io, async (opts: HeldCliOptions) => {
@@ -77,9 +79,11 @@ export function heldCommand (io: CliIO = defaultIO): Command {
         try {
           reports = []
           for (const c of clusters) {
-            const report = await whyHeld(c, registered.extensionConfigs, registered.client)
-            if (opts.call) await answerNow(cluster.api, c, report, registered.client)
-            reports.push(report)
+            reports.push(await heldWithinBudget(c, clusterBudget(opts), async () => {
+              const report = await whyHeld(c, registered.extensionConfigs, registered.client)
+              if (opts.call) await answerNow(cluster.api, c, report, registered.client)
+              return report
+            }))
           }
         } finally {
           await registered.client.close()
@@ -91,5 +95,10 @@ export function heldCommand (io: CliIO = defaultIO): Command {
         await cluster.close()
       }
       io.stdout(render(opts.output, reports, () => tableText(reports, Date.now())))
+      const failed = reports.filter(r => r.error !== undefined)
+      if (failed.length > 0) {
+        io.stderr(`error: ${failed.map(r => `${r.cluster}: ${r.error ?? ''}`).join('; ')}\n`)
+        throw new OperationFailed('held incomplete')
+      }
     }))
 }

@@ -38,3 +38,13 @@ export const labelsOption = (value: string): Record<string, string> => {
   }
   return labels
 }
+
+const QUANTITY_UNITS: Readonly<Record<string, number>> = { '': 1, k: 1e3, K: 1e3, M: 1e6, G: 1e9, T: 1e12, Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40 }
+
+/** A memory size as Kubernetes writes it (512Mi, 1Gi, 500M, bytes) in bytes. */
+export const quantityOption = (value: string): number => {
+  const match = /^([0-9]+)([kKMGT]i?|)$/.exec(value.trim())
+  const unit = match ? QUANTITY_UNITS[match[2] as string] : undefined
+  if (!match || unit === undefined) throw new InvalidArgumentError('must be a memory size such as 512Mi, 1Gi or 500M (0 turns it off)')
+  return Number(match[1]) * unit
+}

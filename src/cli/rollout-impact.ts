@@ -4,6 +4,7 @@
 // compares them: which control planes, MachineDeployments and MachinePools would replace their Machines, and why.
 import { writeFile } from 'node:fs/promises'
 import { Command, Option } from 'commander'
+import { BudgetExceeded, withBudget } from '../budget/index.js'
 import { readRecording } from '../impact/recording.js'
 import { RecordedRuntimeClient } from '../impact/recorded-client.js'
 import { type ClusterImpact, clusterImpact } from '../impact/impact.js'
@@ -13,6 +14,7 @@ import type { RuntimeClient } from '../client/runtime-client.js'
 import { referenceHandlers } from '../reference-extension/index.js'
 import { createInProcessExtension } from '../server/in-process.js'
 import { classExtensionName, InProcessRuntimeClient, simulate, SimulationInputError } from '../simulate/index.js'
+import { clusterBudget, type ClusterBudgetFlags, clusterBudgetOptions } from './cluster-budget.js'
 import { clusterSelection, type ClusterSelectionFlags, clusterSelectionOptions, managementCluster, managementClusterProblem, selectsLiveClusters } from './cluster-selection.js'
 import { action, type CliIO, clientCertificateOf, clientTlsOptions, defaultIO, OperationFailed, UsageError } from './command.js'
 import { closeTarget, extensionTarget, type ExtensionTargetFlags, extensionTargetOptions, runtimeClientOf } from './extension-target.js'
@@ -23,7 +25,7 @@ import { type OutputFormat, outputOption, render } from './output.js'
 import { loadHandlers } from './serve.js'
 import { columns } from './table.js'
 
-interface RolloutImpactCliOptions extends ExtensionTargetFlags, ClusterSelectionFlags {
+interface RolloutImpactCliOptions extends ExtensionTargetFlags, ClusterSelectionFlags, ClusterBudgetFlags {
   filename?: string[]
   recording?: string[]
   currentHandlers?: string
@@ -75,20 +77,34 @@ async function candidateOf (opts: RolloutImpactCliOptions, name: string): Promis
   return { client: runtimeClientOf(target), close: async () => await closeTarget(target) }
 }
 
+/** `namespace/name` of the Cluster among objects read from files. */
+function clusterKey (objects: readonly unknown[]): string {
+  const cluster = objects.find(o => (o as { kind?: unknown })?.kind === 'Cluster') as { metadata?: { name?: string, namespace?: string } } | undefined
+  return `${cluster?.metadata?.namespace ?? 'default'}/${cluster?.metadata?.name ?? ''}`
+}
+
 /** Files: the Cluster created with the current version (simulated), then its impact. */
 async function impactOfFiles (opts: RolloutImpactCliOptions): Promise<RolloutImpactReport> {
   if (selectsLiveClusters(opts)) throw new UsageError('pass the Clusters once: files (-f) or a management cluster (--namespace, --all-namespaces, --kubeconfig, ...)')
   const { objects, sources } = await readInputs(opts.filename ?? [])
   const name = opts.name ?? classExtensionName(objects.find(o => (o as { kind?: unknown })?.kind === 'ClusterClass')) ?? 'extension'
   const current = new InProcessRuntimeClient(createInProcessExtension({ handlers: opts.currentHandlers ? await loadHandlers(opts.currentHandlers) : referenceHandlers() }), name)
-  const created = await simulate({ client: current, objects, sourceOf: o => sources.get(o), delete: false, checkDeterminism: false })
+  const budget = clusterBudget(opts)
+  let created
+  try {
+    created = await withBudget(budget, async () => await simulate({ client: current, objects, sourceOf: o => sources.get(o), delete: false, checkDeterminism: false }))
+  } catch (err) {
+    if (!(err instanceof BudgetExceeded)) throw err
+    const failure = { cluster: clusterKey(objects), error: err.message }
+    return { extensionConfig: name, clusters: [failure], summary: summarise([failure]) }
+  }
   if (created.outcome === 'failed' || !created.state) throw new Error(`the Cluster cannot be created with the current extension: ${created.error ?? ''}`) // said in one line, exit 1
   const { state } = created
   const candidate = await candidateOf(opts, name)
   let impact: ClusterImpact | ClusterImpactFailure
   try {
     const others = objects.filter(o => (o as { kind?: unknown })?.kind !== 'Cluster')
-    impact = await clusterImpact({ objects: [state.cluster, ...others], current: state.current, registered: current, candidate: new ReplacedExtensionClient(current, candidate.client, name) })
+    impact = await withBudget(budget, async () => await clusterImpact({ objects: [state.cluster, ...others], current: state.current, registered: current, candidate: new ReplacedExtensionClient(current, candidate.client, name) }))
   } catch (err) {
     if (err instanceof SimulationInputError) throw err
     impact = { cluster: `${state.cluster.metadata.namespace}/${state.cluster.metadata.name}`, error: (err as Error).message }
@@ -119,7 +135,7 @@ async function impactOfLiveClusters (opts: RolloutImpactCliOptions): Promise<Rol
     const candidate = await candidateOf(opts, name)
     try {
       const extensionConfig = registered.extensionConfigs.find(ec => ec.metadata.name === name) as (typeof registered.extensionConfigs)[number]
-      const report = await rolloutImpact({ api: cluster.api, selection, name, candidate: candidate.client, registered: registered.client, extensionConfig: { object: extensionConfig, namespaceLabels: registered.namespaceLabels }, concurrency: opts.concurrency })
+      const report = await rolloutImpact({ api: cluster.api, selection, name, candidate: candidate.client, registered: registered.client, extensionConfig: { object: extensionConfig, namespaceLabels: registered.namespaceLabels }, concurrency: opts.concurrency, budget: clusterBudget(opts) })
       const only = report.clusters[0]
       // One Cluster named on the command line that cannot be used is an input error, not a finding.
       if (selection.name && only && isFailure(only) && /spec\.topology|does not exist/.test(only.error)) throw new SimulationInputError(only.error)
@@ -149,7 +165,7 @@ export function rolloutImpactCommand (io: CliIO = defaultIO): Command {
     .option('--html <file>', 'write the report there as one self-contained HTML page')
     .addOption(new Option('--concurrency <n>', 'Clusters computed at once').argParser(boundedCountOption(64)).default(4))
     .addOption(outputOption(['table', 'json', 'yaml']))
-  return clientTlsOptions(command).action(action(io, async (opts: RolloutImpactCliOptions) => {
+  return clientTlsOptions(clusterBudgetOptions(command)).action(action(io, async (opts: RolloutImpactCliOptions) => {
     const report = opts.filename ? await impactOfFiles(opts) : await impactOfLiveClusters(opts)
     io.stdout(render(opts.output, report, () => tableText(report)))
     if (opts.html) await writeFile(opts.html, impactHtml(report))

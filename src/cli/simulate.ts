@@ -6,10 +6,12 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Command, InvalidArgumentError, Option } from 'commander'
 import { stringify } from 'yaml'
+import { BudgetExceeded, withBudget } from '../budget/index.js'
 import { classExtensionName, simulate, type SimulationResult } from '../simulate/index.js'
 import type { RuntimeClient } from '../client/runtime-client.js'
 import { registeredExtensions } from '../impact/live.js'
-import { listClusters, readLiveCluster, SimulationInputError } from '../simulate/index.js'
+import { type LiveCluster, listClusters, readLiveCluster, SimulationInputError } from '../simulate/index.js'
+import { clusterBudget, type ClusterBudgetFlags, clusterBudgetOptions } from './cluster-budget.js'
 import { clusterSelection, type ClusterSelectionFlags, clusterSelectionOptions, managementCluster, managementClusterProblem, selectsLiveClusters } from './cluster-selection.js'
 import { action, type CliIO, clientCertificateOf, clientTlsOptions, defaultIO, OperationFailed, UsageError } from './command.js'
 import { closeTarget, extensionTarget, type ExtensionTargetFlags, extensionTargetOptions } from './extension-target.js'
@@ -19,7 +21,7 @@ import { durationOption } from './options.js'
 import { type OutputFormat, outputOption, render } from './output.js'
 import { columns } from './table.js'
 
-interface SimulateCliOptions extends ExtensionTargetFlags, ClusterSelectionFlags {
+interface SimulateCliOptions extends ExtensionTargetFlags, ClusterSelectionFlags, ClusterBudgetFlags {
   filename?: string[]
   featureGates?: { InPlaceUpdates?: boolean }
   toVersion?: string
@@ -76,6 +78,12 @@ function tableText (result: SimulationResult, toVersion: string | undefined): st
   return out
 }
 
+/** `Cluster namespace/name` among objects read from files. */
+function describeCluster (objects: readonly unknown[]): string {
+  const cluster = objects.find(o => (o as { kind?: unknown })?.kind === 'Cluster') as { metadata?: { name?: string, namespace?: string } } | undefined
+  return `Cluster ${cluster?.metadata?.namespace ?? 'default'}/${cluster?.metadata?.name ?? ''}`
+}
+
 export function simulateCommand (io: CliIO = defaultIO): Command {
   const command = new Command('simulate')
     .description('take a Cluster through its life as Cluster API v1.14 would (create, upgrade, delete) against an extension, from files without a management cluster (or a live Cluster from where it stands, read-only), and print every hook call and the patched templates')
@@ -89,7 +97,7 @@ export function simulateCommand (io: CliIO = defaultIO): Command {
     .option('--output-dir <dir>', 'write the patched templates there, one YAML file each')
     .option('--html <file>', 'write a picture of the life there: the calls on the virtual clock, what held the Cluster, the patched templates (one self-contained HTML page)')
     .addOption(outputOption(['table', 'json', 'yaml']))
-  return clientTlsOptions(command).action(action(io, async (opts: SimulateCliOptions) => {
+  return clientTlsOptions(clusterBudgetOptions(command)).action(action(io, async (opts: SimulateCliOptions) => {
     if (selectsLiveClusters(opts)) {
       if (opts.filename) throw new UsageError('pass the Cluster once: files (-f) or a management cluster (--namespace, --all-namespaces, --kubeconfig, ...)')
       await simulateLiveClusters(io, opts)
@@ -100,14 +108,18 @@ export function simulateCommand (io: CliIO = defaultIO): Command {
     const extension = await extensionTarget(opts, classExtensionName(objects.find(o => (o as { kind?: unknown })?.kind === 'ClusterClass')) ?? 'extension')
     let result: SimulationResult
     try {
-      result = await simulate({
+      result = await withBudget(clusterBudget(opts), async () => await simulate({
         ...('client' in extension ? { client: extension.client } : { handlers: extension.handlers, extensionName: extension.name }),
         objects,
         sourceOf: o => sources.get(o),
         ...(opts.toVersion ? { toVersion: opts.toVersion } : {}),
         ...(opts.featureGates ? { featureGates: opts.featureGates } : {}),
         maxBlockedSeconds: Math.round(opts.maxBlocked / 1000)
-      })
+      }))
+    } catch (err) {
+      if (!(err instanceof BudgetExceeded)) throw err
+      io.stderr(`error: ${describeCluster(objects)}: ${err.message}\n`)
+      throw new OperationFailed('simulation failed')
     } finally {
       await closeTarget(extension)
     }
@@ -124,12 +136,38 @@ export function simulateCommand (io: CliIO = defaultIO): Command {
   }))
 }
 
+/** A live Cluster's simulation, or why it could not be computed within its budget. */
+type LiveOutcome = { cluster: string, result: SimulationResult } | { cluster: string, error: string }
+
+/** One live Cluster simulated from where it stands, within its budget. */
+async function simulateLive (opts: SimulateCliOptions, live: LiveCluster, client: RuntimeClient | undefined): Promise<LiveOutcome> {
+  const cluster = `${live.cluster.metadata.namespace}/${live.cluster.metadata.name}`
+  const target = client ? undefined : await extensionTarget(opts, classExtensionName(live.objects.find(o => o.kind === 'ClusterClass')) ?? 'extension')
+  try {
+    const result = await withBudget(clusterBudget(opts), async () => await simulate({
+      ...(target ? ('client' in target ? { client: target.client } : { handlers: target.handlers, extensionName: target.name }) : { client: client as RuntimeClient }),
+      objects: live.objects,
+      current: live.state,
+      delete: false,
+      ...(opts.toVersion ? { toVersion: opts.toVersion } : {}),
+      ...(opts.featureGates ? { featureGates: opts.featureGates } : {}),
+      maxBlockedSeconds: Math.round(opts.maxBlocked / 1000)
+    }))
+    return { cluster, result }
+  } catch (err) {
+    if (err instanceof BudgetExceeded) return { cluster, error: err.message }
+    throw err
+  } finally {
+    if (target) await closeTarget(target)
+  }
+}
+
 /** Each chosen Cluster of the management cluster, from where it stands, against its registered extensions (or the one given). */
 async function simulateLiveClusters (io: CliIO, opts: SimulateCliOptions): Promise<void> {
   const selection = clusterSelection(opts)
   const cluster = managementCluster(opts)
   const given = opts.handlers !== undefined || opts.url !== undefined || opts.extensionConfigs !== undefined
-  const results: Array<{ cluster: string, result: SimulationResult }> = []
+  const results: LiveOutcome[] = []
   try {
     // A failure to read the management cluster says which server and why, in one line.
     const reading = async <T>(read: () => Promise<T>): Promise<T> => await read().catch((err: unknown) => {
@@ -143,37 +181,20 @@ async function simulateLiveClusters (io: CliIO, opts: SimulateCliOptions): Promi
     const clientCertificate = clientCertificateOf(opts)
     const registered = given ? undefined : await reading(() => registeredExtensions(cluster.api, namespaces, clientCertificate ? { clientCertificate } : {}))
     try {
-      for (const c of clusters) {
-        const key = `${c.metadata.namespace}/${c.metadata.name}`
-        const live = await reading(() => readLiveCluster(cluster.api, c))
-        const target = given ? await extensionTarget(opts, classExtensionName(live.objects.find(o => o.kind === 'ClusterClass')) ?? 'extension') : undefined
-        try {
-          const result = await simulate({
-            ...(target ? ('client' in target ? { client: target.client } : { handlers: target.handlers, extensionName: target.name }) : { client: registered?.client as RuntimeClient }),
-            objects: live.objects,
-            current: live.state,
-            delete: false,
-            ...(opts.toVersion ? { toVersion: opts.toVersion } : {}),
-            ...(opts.featureGates ? { featureGates: opts.featureGates } : {}),
-            maxBlockedSeconds: Math.round(opts.maxBlocked / 1000)
-          })
-          results.push({ cluster: key, result })
-        } finally {
-          if (target) await closeTarget(target)
-        }
-      }
+      for (const c of clusters) results.push(await simulateLive(opts, await reading(() => readLiveCluster(cluster.api, c)), registered?.client))
     } finally {
       await registered?.client.close()
     }
   } finally {
     await cluster.close()
   }
-  io.stdout(render(opts.output, results, () => results.map(r => `Cluster ${r.cluster}:\n${tableText(r.result, opts.toVersion)}`).join('\n')))
+  const text = (r: LiveOutcome): string => `Cluster ${r.cluster}:\n${'error' in r ? `${r.error}\n` : tableText(r.result, opts.toVersion)}`
+  io.stdout(render(opts.output, results, () => results.map(text).join('\n')))
   const [only] = results
-  if (opts.html && only) await writeFile(opts.html, simulationHtml(only.result, only.cluster))
-  const failed = results.filter(r => r.result.outcome === 'failed')
+  if (opts.html && only && 'result' in only) await writeFile(opts.html, simulationHtml(only.result, only.cluster))
+  const failed = results.map(r => 'error' in r ? { cluster: r.cluster, error: r.error } : { cluster: r.cluster, error: r.result.outcome === 'failed' ? failure(r.result) : undefined }).filter(f => f.error !== undefined)
   if (failed.length > 0) {
-    io.stderr(`error: ${failed.map(r => `${r.cluster}: ${failure(r.result)}`).join('; ')}\n`)
+    io.stderr(`error: ${failed.map(f => `${f.cluster}: ${f.error ?? ''}`).join('; ')}\n`)
     throw new OperationFailed('simulation failed')
   }
 }

@@ -6,6 +6,7 @@
 // held by a before-upgrade.hook annotation; the ExtensionConfigs say which handlers of each hook serve the Cluster
 // and whether they are discovered.
 import { BEFORE_CLUSTER_UPGRADE_HOOK_ANNOTATION_PREFIX } from '../api/core/constants.js'
+import { type Budget, BudgetExceeded, withBudget } from '../budget/index.js'
 import { PENDING_HOOKS_ANNOTATION } from '../api/extension-config/constants.js'
 import type { ExtensionConfig } from '../api/extension-config/types.js'
 import { createCatalog, HOOKS_GROUP } from '../catalog/index.js'
@@ -53,6 +54,8 @@ export interface HeldReport {
   /** topologyReconciled is the condition as Cluster API wrote it, when it has. */
   topologyReconciled?: { status: string, reason: string, message: string, since: string }
   holding: HoldingHook[]
+  /** error says why the Cluster could not be examined within its budget (`could not be computed: ...`). */
+  error?: string
 }
 
 interface Condition { type?: string, status?: string, reason?: string, message?: string, lastTransitionTime?: string }
@@ -76,6 +79,19 @@ export function failedHook (message: string): { hook: string, handlers: string[]
   const handlers = [...message.matchAll(/extension handler "([^"]+)"/g)].map(m => m[1] as string)
   if (!hook && handlers.length === 0) return undefined
   return { hook: hook ?? '', handlers: [...new Set(handlers)] }
+}
+
+/**
+ * One Cluster's report computed within its budget (held --call evaluates its class to build the request), or the
+ * report that says it could not be computed.
+ */
+export async function heldWithinBudget (cluster: ClusterObject, budget: Budget, work: () => Promise<HeldReport>): Promise<HeldReport> {
+  try {
+    return await withBudget(budget, work)
+  } catch (err) {
+    if (!(err instanceof BudgetExceeded)) throw err
+    return { cluster: `${cluster.metadata.namespace}/${cluster.metadata.name}`, holding: [], error: err.message }
+  }
 }
 
 /** Why the Cluster is held, from its own state and the ExtensionConfigs (registered in `client`). */

@@ -1,6 +1,7 @@
 // Execution of a parsed template (text/template/exec.go): walking the tree, evaluating pipelines, fields, variables
 // and calls with Go's rules (missingkey=default, interface slots, typed parameters and their checks, and/or short
 // circuits, break/continue) and Go's error messages with their location and node context.
+import { spend } from '../budget/index.js'
 import { GoTemplateError, unsupportedText } from './errors.js'
 import { sprint } from './fmt.js'
 import type {
@@ -104,6 +105,7 @@ class State {
   }
 
   walk (dot: RValue, node: Node): void {
+    spend()
     this.at(node)
     switch (node.type) {
       case 'action': {
@@ -237,6 +239,7 @@ class State {
   }
 
   private evalCommand (dot: RValue, cmd: CommandNode, final: Final): RValue {
+    spend()
     const first = cmd.args[0] as Node
     switch (first.type) {
       case 'field': return this.evalFieldNode(dot, first, cmd.args, final)

@@ -1,6 +1,7 @@
 // Go's fmt package over the engine's values: Sprint, Sprintln and Sprintf with Go's verbs, flags, widths and
 // precisions, its %!verb(type=value) complaints, and the printing of maps (sorted keys), slices, nil and floats
 // ('g' shortest with exponents from 1e+06 and below 1e-04). Templates print every value through this.
+import { spend } from '../budget/index.js'
 import {
   GoInt, GoMap, GoObject, GoSlice, type GoValue, IFACE, isSignedKind, sortedKeys, typeOf, Unsupported, utf8Bytes
 } from './values.js'
@@ -216,6 +217,7 @@ export class Printer {
   }
 
   printValue (v: GoValue, verb: string, depth: number): void {
+    spend()
     if (this.handleMethods(v, verb)) return
     if (v instanceof GoObject) throw new Unsupported(`the %${verb} verb on a ${v.type}`)
     switch (typeof v) {

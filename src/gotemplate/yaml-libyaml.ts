@@ -148,3 +148,34 @@ function visit (n: YamlNode | null | undefined, f: (n: YamlNode) => void): void 
   if (isMap(n)) for (const p of n.items) { visit(p.key as YamlNode, f); visit(p.value as YamlNode, f) }
   if (isSeq(n)) for (const x of n.items) visit(x as YamlNode, f)
 }
+
+const utf8Width = (lead: number): number => lead < 0x80 ? 1 : (lead & 0xe0) === 0xc0 ? 2 : (lead & 0xf0) === 0xe0 ? 3 : (lead & 0xf8) === 0xf0 ? 4 : 0
+
+/** The characters libyaml's reader accepts: tab, line breaks, printable ASCII, NEL and the printable planes. */
+const readable = (c: number): boolean => c === 0x09 || c === 0x0a || c === 0x0d || (c >= 0x20 && c <= 0x7e) || c === 0x85 ||
+  (c >= 0xa0 && c <= 0xd7ff) || (c >= 0xe000 && c <= 0xfffd) || (c >= 0x10000 && c <= 0x10ffff)
+
+/**
+ * What libyaml's reader refuses in UTF-8 bytes, as go.yaml.in/yaml/v2 words it (`yaml: invalid leading UTF-8 octet`,
+ * `yaml: control characters are not allowed`, ...), or undefined. It reads a byte sequence at a time and stops at
+ * the first problem.
+ */
+export function readerProblem (bytes: Uint8Array): string | undefined {
+  for (let i = 0; i < bytes.length;) {
+    const lead = bytes[i] as number
+    const width = utf8Width(lead)
+    if (width === 0) return 'yaml: invalid leading UTF-8 octet'
+    if (i + width > bytes.length) return 'yaml: incomplete UTF-8 octet sequence'
+    let value = width === 1 ? lead : lead & (0xff >> (width + 1))
+    for (let k = 1; k < width; k++) {
+      const octet = bytes[i + k] as number
+      if ((octet & 0xc0) !== 0x80) return 'yaml: invalid trailing UTF-8 octet'
+      value = (value << 6) + (octet & 0x3f)
+    }
+    if ((width === 2 && value < 0x80) || (width === 3 && value < 0x800) || (width === 4 && value < 0x10000)) return 'yaml: invalid length of a UTF-8 sequence'
+    if ((value >= 0xd800 && value <= 0xdfff) || value > 0x10ffff) return 'yaml: invalid Unicode character'
+    if (!readable(value)) return 'yaml: control characters are not allowed'
+    i += width
+  }
+  return undefined
+}

@@ -3,7 +3,12 @@
 // timestamps kept as strings, merge keys applied in order), converted to JSON the way sigs.k8s.io/yaml does (keys
 // as strings, float keys printed as float32, NaN and ±Inf refused by encoding/json). The YAML text is parsed with
 // the `yaml` package, so a syntax error's wording can differ from libyaml's (the outcome, an error, is the same).
-import { isAlias, isMap, isScalar, isSeq, type Node as YamlNode, parseAllDocuments, type Document } from 'yaml'
+// Go's bounds hold, with its messages: nesting (yaml-depth.ts) and aliases (an alias bomb is refused as `document
+// contains excessive aliasing` once aliases make most of it). go-yaml has no bound on a document's size as such: the
+// share aliases may take shrinks as the document grows.
+import { Composer, type CST, type Document, isAlias, isMap, isScalar, isSeq, Lexer, LineCounter, type Node as YamlNode, Parser } from 'yaml'
+import { spend } from '../budget/index.js'
+import { GO_YAML_MAX_DEPTH, YAML_MAX_NESTING, yamlNesting } from './yaml-depth.js'
 import { checkAnchors, libyamlMessage, nextToken, rootEnd, YamlError } from './yaml-libyaml.js'
 import { sprintf } from './printf.js'
 import { formatFloat, parseFloat, parseInt, parseUint } from './strconv.js'
@@ -30,7 +35,19 @@ const YAML_FLOAT = /^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/
 
 /** A decoded YAML value before JSON conversion: ints keep their Go kind (int vs uint64), floats are numbers. */
 type YValue = null | boolean | string | number | { int: bigint, uint?: boolean } | YValue[] | YMap
-interface YMap { entries: Array<[YValue, YValue]> }
+/** A map's entries by key identity (see keyId), in the order they were last set. */
+interface YMap { entries: Map<string, [YValue, YValue]> }
+
+// go.yaml.in/yaml/v2's alias budget: once more than 100 of more than 1,000 decode steps come from aliases, aliases
+// may make at most 99% of them, falling to 10% as the document grows from 400,000 to 4,000,000 steps.
+const ALIAS_RATIO_LOW = 400_000
+const ALIAS_RATIO_HIGH = 4_000_000
+
+function allowedAliasRatio (decodeCount: number): number {
+  if (decodeCount <= ALIAS_RATIO_LOW) return 0.99
+  if (decodeCount >= ALIAS_RATIO_HIGH) return 0.10
+  return 0.99 - 0.89 * ((decodeCount - ALIAS_RATIO_LOW) / (ALIAS_RATIO_HIGH - ALIAS_RATIO_LOW))
+}
 
 function hint (c: string | undefined): string {
   if (c === undefined) return 'N'
@@ -76,56 +93,86 @@ function resolve (tag: string, text: string): { tag: string, value: YValue } {
   throw new YamlError(`yaml: cannot decode ${shortTag(out.tag)} \`${text}\` as a ${shortTag(tag)}`)
 }
 
+const MERGE_WANTS_MAP = 'yaml: map merge requires map or sequence of maps as the value'
+
+/** go.yaml.in/yaml/v2's decoder into interface{}: one counted step per node it unmarshals, aliases expanded. */
 class Decoder {
   private readonly active = new Set<YamlNode>()
+  private decodeCount = 0
+  private aliasCount = 0
+  private aliasDepth = 0
   constructor (private readonly doc: Document, private readonly text: string) {}
 
+  /** The document's value (the document node is a step of its own). */
+  document (root: YamlNode | null): YValue {
+    this.step()
+    return this.value(root)
+  }
+
+  /** A decode step: refused when aliases make too much of the document (Go's rule and message). */
+  private step (): void {
+    spend()
+    this.decodeCount++
+    if (this.aliasDepth > 0) this.aliasCount++
+    if (this.aliasCount > 100 && this.decodeCount > 1000 && this.aliasCount / this.decodeCount > allowedAliasRatio(this.decodeCount)) {
+      throw new YamlError('yaml: document contains excessive aliasing')
+    }
+  }
+
+  /** The value of an alias's anchor, decoded inside the alias (counted as aliased). */
+  private aliased<T> (n: YamlNode, decode: (target: YamlNode) => T): T {
+    const target = this.deref(n)
+    if (this.active.has(target)) throw new YamlError(`yaml: anchor '${(n as { source: string }).source}' value contains itself`)
+    this.active.add(target)
+    this.aliasDepth++
+    try {
+      return decode(target)
+    } finally {
+      this.aliasDepth--
+      this.active.delete(target)
+    }
+  }
+
   value (n: YamlNode | null): YValue {
+    this.step()
     if (n === null || n === undefined) return null
-    if (isAlias(n)) {
-      const target = n.resolve(this.doc)
-      if (target === undefined) throw new YamlError(`yaml: unknown anchor '${n.source}' referenced`)
-      if (this.active.has(target)) throw new YamlError(`yaml: anchor '${n.source}' value contains itself`)
-      this.active.add(target)
-      try {
-        return this.value(target)
-      } finally {
-        this.active.delete(target)
-      }
-    }
-    if (isScalar(n)) {
-      const text = String(n.value)
-      const tag = n.tag ?? ''
-      if (tag === TAG + 'binary') {
-        const bytes = Buffer.from(text.replace(/\s/g, ''), 'base64')
-        return new TextDecoder().decode(bytes)
-      }
-      // A block scalar running to the end of input without a final line break has none in libyaml.
-      const blockAtEnd = (n.type === 'BLOCK_LITERAL' || n.type === 'BLOCK_FOLDED') && n.range?.[1] === this.text.length && !/[\r\n]$/.test(this.text)
-      if (blockAtEnd && text.endsWith('\n') && tag === '') return text.slice(0, -1)
-      if (tag === '' && n.type !== 'PLAIN') return text
-      return resolve(tag, text).value
-    }
+    if (isAlias(n)) return this.aliased(n, target => this.value(target))
+    if (isScalar(n)) return this.scalar(n)
     if (isSeq(n)) return n.items.map(x => this.value(x as YamlNode))
     if (isMap(n)) {
-      const m: YMap = { entries: [] }
+      const m: YMap = { entries: new Map() }
       this.mapInto(n, m)
       return m
     }
     return null
   }
 
+  private scalar (n: YamlNode & { value: unknown, tag?: string, type?: string, range?: [number, number, number] | null }): YValue {
+    const text = String(n.value)
+    const tag = n.tag ?? ''
+    if (tag === TAG + 'binary') {
+      const bytes = Buffer.from(text.replace(/\s/g, ''), 'base64')
+      return new TextDecoder().decode(bytes)
+    }
+    // A block scalar running to the end of input without a final line break has none in libyaml.
+    const blockAtEnd = (n.type === 'BLOCK_LITERAL' || n.type === 'BLOCK_FOLDED') && n.range?.[1] === this.text.length && !/[\r\n]$/.test(this.text)
+    if (blockAtEnd && text.endsWith('\n') && tag === '') return text.slice(0, -1)
+    if (tag === '' && n.type !== 'PLAIN') return text
+    return resolve(tag, text).value
+  }
+
   private set (m: YMap, k: YValue, v: YValue): void {
     if (Array.isArray(k) || (k !== null && typeof k === 'object' && 'entries' in k)) {
       throw new YamlError(`yaml: invalid map key: ${sprintf('%#v', [toGo(k)])}`)
     }
-    const same = m.entries.findIndex(([x]) => sameKey(x, k))
-    if (same >= 0) m.entries.splice(same, 1)
-    m.entries.push([k, v])
+    // A key set again moves to the end, with its new value.
+    const id = keyId(k)
+    m.entries.delete(id)
+    m.entries.set(id, [k, v])
   }
 
   private mapInto (n: YamlNode, m: YMap): void {
-    if (!isMap(n)) throw new YamlError('yaml: map merge requires map or sequence of maps as the value')
+    if (!isMap(n)) throw new YamlError(MERGE_WANTS_MAP)
     for (const pair of n.items) {
       const key = pair.key as YamlNode | null
       if (isScalar(key) && key.value === '<<' && (key.tag === undefined || key.tag === TAG + 'merge') && key.type === 'PLAIN') {
@@ -143,30 +190,44 @@ class Decoder {
     return target
   }
 
+  /** A merge key's value: a map, an alias of one, or a sequence of those (earlier ones win). */
   private merge (n: YamlNode, m: YMap): void {
-    const target = this.deref(n)
-    if (isSeq(target)) {
-      for (let i = target.items.length - 1; i >= 0; i--) {
-        const item = this.deref(target.items[i] as YamlNode)
-        if (!isMap(item)) throw new YamlError('yaml: map merge requires map or sequence of maps as the value')
-        this.mapInto(item, m)
-      }
+    if (!isSeq(n)) {
+      this.mergeOne(n, m)
       return
     }
-    this.mapInto(target, m)
+    for (let i = n.items.length - 1; i >= 0; i--) {
+      const item = n.items[i] as YamlNode
+      if (!isMap(this.deref(item))) throw new YamlError(MERGE_WANTS_MAP)
+      this.mergeOne(item, m)
+    }
+  }
+
+  private mergeOne (n: YamlNode, m: YMap): void {
+    if (!isMap(this.deref(n))) throw new YamlError(MERGE_WANTS_MAP)
+    this.step()
+    if (!isAlias(n)) this.mapInto(n, m)
+    else {
+      this.aliased(n, target => {
+        this.step()
+        this.mapInto(target, m)
+      })
+    }
   }
 }
 
-function sameKey (a: YValue, b: YValue): boolean {
-  if (a !== null && typeof a === 'object' && 'int' in a && b !== null && typeof b === 'object' && 'int' in b) return a.int === b.int && a.uint === b.uint
-  return a === b || (Number.isNaN(a) && Number.isNaN(b))
+/** A map key's identity: ints by value and kind, NaN equal to NaN, the rest by value. */
+function keyId (k: YValue): string {
+  if (k !== null && typeof k === 'object' && 'int' in k) return `i${k.uint === true ? 'u' : ''}:${k.int}`
+  if (typeof k === 'number') return `f:${Number.isNaN(k) ? 'NaN' : k}`
+  return `${typeof k}:${String(k)}`
 }
 
 function toGo (v: YValue): GoValue {
   if (v === null || typeof v !== 'object') return v
   if (Array.isArray(v)) return new GoSlice('[]interface {}', v.map(toGo))
   if ('int' in v) return new GoInt(v.uint === true ? 'uint64' : 'int', v.int)
-  return new GoMap('map[interface {}]interface {}', new Map(v.entries.map(([k, x]) => [String(k), toGo(x)])))
+  return new GoMap('map[interface {}]interface {}', new Map([...v.entries.values()].map(([k, x]) => [String(k), toGo(x)])))
 }
 
 /** strconv.FormatFloat(f, 'g', -1, 32): the shortest digits that read back as the same float32, printed as 'g'. */
@@ -195,7 +256,7 @@ function toJSON (v: YValue): unknown {
     return Number(v.int)
   }
   const out: Record<string, unknown> = {}
-  for (const [k, x] of v.entries) {
+  for (const [k, x] of v.entries.values()) {
     let key: string
     if (typeof k === 'string') key = k
     else if (typeof k === 'boolean') key = k ? 'true' : 'false'
@@ -212,10 +273,44 @@ function toJSON (v: YValue): unknown {
 }
 
 /**
+ * The yaml package's parseAllDocuments (errors placed as its prettyErrors places them: linePos, and the message's
+ * first line ending `at line L, column C`), one budget step per token: a large document takes seconds to parse.
+ */
+function parseAllDocuments (text: string): Document[] {
+  const lines = new LineCounter()
+  const parser = new Parser(lines.addNewLine)
+  lines.addNewLine(0)
+  function * tokens (): Generator<CST.Token> {
+    for (const lexeme of new Lexer().lex(text)) {
+      spend()
+      yield * parser.next(lexeme)
+    }
+    yield * parser.end()
+  }
+  const docs = Array.from(new Composer({ version: '1.1', schema: 'failsafe', uniqueKeys: false, merge: false }).compose(tokens()))
+  for (const error of docs.flatMap(d => d.errors)) {
+    if (error.pos[0] === -1) continue
+    error.linePos = [lines.linePos(error.pos[0]), lines.linePos(error.pos[1])]
+    error.message += ` at line ${error.linePos[0].line}, column ${error.linePos[0].col}`
+  }
+  return docs
+}
+
+/** Go's depth limits (of its YAML scanner, then of encoding/json), and this engine's own, before the text is parsed. */
+function refuseNesting (text: string): void {
+  const nesting = yamlNesting(text)
+  if (nesting.goRefusal !== undefined) throw new YamlError(`error converting YAML to JSON: ${nesting.goRefusal}`)
+  if (nesting.jsonRefusal !== undefined) throw new YamlError(`error unmarshaling JSON: while decoding JSON: ${nesting.jsonRefusal}`)
+  if (nesting.deepest > YAML_MAX_NESTING) throw new Unsupported(`rendered YAML nested ${nesting.deepest} levels deep (read up to ${YAML_MAX_NESTING}; Go reads up to ${GO_YAML_MAX_DEPTH})`)
+}
+
+/**
  * yaml.Unmarshal(text, &apiextensionsv1.JSON{}) then the JSON value: null for an empty document. Throws YamlError
  * with sigs.k8s.io/yaml's message, or Unsupported for what a JS value cannot hold exactly (integers beyond 2^53).
  */
 export function yamlToJSON (text: string): unknown {
+  // A budget step per KB: a large text is copied and scanned several times before it is parsed.
+  spend(1 + (text.length >> 10))
   // The common rendered value is one plain word (true, 3, v1.31.2, a-name): resolved without parsing.
   const word = /^[ \t]*([A-Za-z0-9_+/][A-Za-z0-9_.+/=-]*)[ \t]*\n*$/.exec(text)
   if (word !== null) {
@@ -245,9 +340,8 @@ export function yamlToJSON (text: string): unknown {
   }
   // A document end marker before any document: libyaml looks for the node it ends.
   if (/^(?:[ \t]*(?:#.*)?\r?\n)*\.\.\.(?:[ \t\r\n]|$)/.test(text)) throw new YamlError('error converting YAML to JSON: yaml: did not find expected node content', true)
-  const docs = parseAllDocuments(text, { version: '1.1', schema: 'failsafe', uniqueKeys: false, merge: false })
-  const list = Array.isArray(docs) ? docs : []
-  const doc = list[0]
+  refuseNesting(text)
+  const doc = parseAllDocuments(text)[0]
   if (doc === undefined) return null
   const { root, limit } = rootEnd(doc, text)
   // After a flow or quoted root the next token is on the same line (block indicators cannot start there).
@@ -259,7 +353,7 @@ export function yamlToJSON (text: string): unknown {
   }
   try {
     checkAnchors(doc, text, limit)
-    return toJSON(new Decoder(doc, text).value(root))
+    return toJSON(new Decoder(doc, text).document(root))
   } catch (e) {
     if (e instanceof YamlError) throw new YamlError(`error converting YAML to JSON: ${e.message}`, e.detailDiffers)
     throw e

@@ -1,7 +1,10 @@
 // Rollout impact over the Clusters of a running management cluster, read and never written: each selected Cluster
 // is read with its ClusterClass and templates (each class and template once), its desired state computed with the
 // extensions as their ExtensionConfigs register them and with a candidate in place of one of them, and compared
-// (impact.ts). A Cluster that cannot be read or computed is reported with its error; the others go on.
+// (impact.ts). A Cluster that cannot be read or computed is reported with its error; the others go on. Each Cluster
+// is computed within a budget of time and memory (src/budget): a class or variables written to stall the tool
+// cost their Cluster one line, `could not be computed: ...`, and nothing more.
+import { type Budget, DEFAULT_CLUSTER_BUDGET, withBudget } from '../budget/index.js'
 import type { ExtensionConfig } from '../api/extension-config/types.js'
 import { EXTENSION_CONFIG_COLLECTION_PATH } from '../api/extension-config/constants.js'
 import type { ClientCertificate } from '../client/transport.js'
@@ -67,6 +70,8 @@ export interface RolloutImpactOptions {
   registered: RuntimeClient
   /** concurrency is how many Clusters are computed at once (default 4). */
   concurrency?: number
+  /** budget is what computing one Cluster may take (default DEFAULT_CLUSTER_BUDGET: 30s, 512Mi). */
+  budget?: Budget
 }
 
 /** Whether a Cluster's entry is a failure to compute its impact. */
@@ -133,7 +138,7 @@ export async function rolloutImpact (options: RolloutImpactOptions): Promise<Rol
       const key = `${cluster.metadata.namespace}/${cluster.metadata.name}`
       try {
         const live = await readLiveCluster(api, cluster, paths)
-        results[i] = await clusterImpact({ objects: live.objects, current: live.state, registered: options.registered, candidate })
+        results[i] = await withBudget(options.budget ?? DEFAULT_CLUSTER_BUDGET, async () => await clusterImpact({ objects: live.objects, current: live.state, registered: options.registered, candidate }))
       } catch (err) {
         results[i] = { cluster: key, error: (err as Error).message.split('\n')[0] ?? '' }
       }

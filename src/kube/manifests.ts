@@ -1,8 +1,15 @@
 // Reading Kubernetes manifests (YAML or JSON, multi-document YAML allowed) from files and directories, for the
-// controller's file source and the CLI alike.
+// controller's file source and the CLI alike. What a file can cost is bounded, each bound a one-line error: its size
+// (64 MiB, far above any manifest: the API server takes objects up to 3 MiB), its nesting (Go's YAML decoder, as
+// kubectl reads it, refuses more than 10,000 levels; this reader stops at 500), and its aliases (the yaml package's
+// bound on what aliases may expand to). What Go's decoder refuses besides is refused with its words: invalid UTF-8,
+// control characters, NaN and infinities (which JSON cannot hold).
 import { readdir, readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { ManifestError } from './errors.js'
+
+/** The largest manifest file read. */
+const MAX_MANIFEST_BYTES = 64 * 1024 * 1024
 
 /** The file names a directory of manifests is read from; hidden files are skipped. */
 export const MANIFEST_FILE = /^[^.].*\.(ya?ml|json)$/
@@ -21,20 +28,49 @@ export async function manifestFiles (path: string): Promise<string[]> {
 
 /** Every document of a manifest file, empty documents left out. */
 export async function readDocuments (file: string): Promise<unknown[]> {
-  let text: string
+  let bytes: Buffer
   try {
-    text = await readFile(file, 'utf8')
+    if ((await stat(file)).size > MAX_MANIFEST_BYTES) throw new ManifestError(file, `is larger than ${MAX_MANIFEST_BYTES / 2 ** 20} MiB: no manifest is this large (split it)`)
+    bytes = await readFile(file)
   } catch (err) {
+    if (err instanceof ManifestError) throw err
     throw new ManifestError(file, readProblem(err))
   }
-  const { parseAllDocuments } = await import('yaml')
+  const [{ parseAllDocuments }, { yamlNesting, YAML_MAX_NESTING }, { readerProblem }] = await Promise.all([import('yaml'), import('../gotemplate/yaml-depth.js'), import('../gotemplate/yaml-libyaml.js')])
+  const unreadable = readerProblem(bytes)
+  if (unreadable !== undefined) throw new ManifestError(file, unreadable)
+  const text = bytes.toString('utf8')
+  const nesting = yamlNesting(text, 'all')
+  if (nesting.goRefusal !== undefined) throw new ManifestError(file, nesting.goRefusal)
+  if (nesting.deepest > YAML_MAX_NESTING) throw new ManifestError(file, `nests ${nesting.deepest} levels deep: runtime-sdk reads up to ${YAML_MAX_NESTING}`)
   const out: unknown[] = []
-  for (const doc of parseAllDocuments(text)) {
+  // A key given twice keeps its last value, as sigs.k8s.io/yaml (kubectl's decoder) keeps it; the yaml package's
+  // check for it would also cost time quadratic in the keys of a map.
+  for (const doc of parseAllDocuments(text, { uniqueKeys: false })) {
     if (doc.errors.length > 0) throw new ManifestError(file, doc.errors[0]?.message ?? 'invalid YAML')
-    const value = doc.toJS() as unknown
+    let value: unknown
+    try {
+      value = doc.toJS()
+    } catch (err) {
+      // The yaml package refuses aliases that would expand too far (an alias bomb).
+      throw new ManifestError(file, (err as Error).message)
+    }
+    const notJSON = nonFinite(value)
+    if (notJSON !== undefined) throw new ManifestError(file, `json: unsupported value: ${notJSON}`)
     if (value !== null && value !== undefined) out.push(value)
   }
   return out
+}
+
+/** A number JSON cannot hold (NaN, +Inf, -Inf, as Go prints them) anywhere in a value, or undefined. */
+function nonFinite (value: unknown): string | undefined {
+  if (typeof value === 'number') return Number.isNaN(value) ? 'NaN' : value === Infinity ? '+Inf' : value === -Infinity ? '-Inf' : undefined
+  if (typeof value !== 'object' || value === null) return undefined
+  for (const item of Array.isArray(value) ? value : Object.values(value)) {
+    const found = nonFinite(item)
+    if (found !== undefined) return found
+  }
+  return undefined
 }
 
 /** The first document of a manifest file, which must be an object. */

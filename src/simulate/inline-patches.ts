@@ -3,6 +3,7 @@
 // selector matches it; `enabledIf` rendered over the template's merged variables; one JSON Patch per matching
 // definition, each operation's value from `value`, a variable or a Go template. Errors of every template are
 // collected and reported together, as Cluster API aggregates them.
+import { isBudgetExceeded } from '../budget/index.js'
 import type { ClusterClassPatch, GeneratePatchesResponse, JSONPatch, PatchSelector } from '../api/hooks/v1alpha1/types.generated.js'
 import { VariableError } from '../topology/errors.js'
 import { isControlPlaneMachineInfrastructureTemplate, isControlPlaneTemplate, isInfrastructureClusterTemplate, matchesClass } from '../topology/holders.js'
@@ -67,7 +68,9 @@ function generateJSONPatches (patches: readonly JSONPatch[], variables: Record<s
 }
 
 /** What an error of this generator says, with the prefixes Cluster API's Generate adds. */
+/** An error's message, for Cluster API's aggregate; a spent budget is no message, it ends the Cluster's computation. */
 function messageOf (err: unknown): string {
+  if (isBudgetExceeded(err)) throw err
   return err instanceof Error ? err.message : String(err)
 }
 

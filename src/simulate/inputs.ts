@@ -10,6 +10,9 @@ import { describeObject, getPath, type KubeDocument } from './objects.js'
 
 const CORE = 'cluster.x-k8s.io/v1beta2'
 
+/** kube-apiserver's bound on a request body (MaxRequestBodyBytes): a larger object cannot be applied. */
+const MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024
+
 /** Where an object was read from (a file, for the CLI), for messages. */
 export type SourceOf = (object: unknown) => string | undefined
 
@@ -34,6 +37,11 @@ export interface SimulationInputs {
   schemas: ApiServerSchemas
 }
 
+/** kube-apiserver's refusal of a request body larger than it takes. */
+function refuseTooLarge (object: object, where: () => string): void {
+  if (Buffer.byteLength(JSON.stringify(object)) > MAX_REQUEST_BODY_BYTES) throw new SimulationInputError(`${where()}: Request entity too large: limit is ${MAX_REQUEST_BODY_BYTES}`)
+}
+
 /** The object given for each object as stored, to name where it came from. */
 const origins = new WeakMap<object, object>()
 
@@ -47,6 +55,7 @@ function where (object: unknown, sourceOf: SourceOf | undefined): string {
  * refused, as is an object its CRD's schema refuses).
  */
 function admitted<T extends KubeDocument> (schemas: ApiServerSchemas, object: T, sourceOf: SourceOf | undefined): T {
+  refuseTooLarge(object, () => where(object, sourceOf))
   if (typeof object.metadata?.name !== 'string' || object.metadata.name === '') throw new SimulationInputError(`${where(object, sourceOf)}: metadata.name: is required`)
   let admission
   try {
@@ -71,6 +80,7 @@ function refuseUnknownFields (schemas: ApiServerSchemas, object: KubeDocument, s
  * API's defaulting webhook (`webhook`, which throws its refusal), then validated against its CRD.
  */
 export function admitCluster<T extends object> (inputs: SimulationInputs, cluster: T, webhook: (cluster: T) => void): T {
+  refuseTooLarge(cluster, () => inputs.clusterSource)
   let admission
   try {
     admission = inputs.schemas.admit(cluster as unknown as KubeDocument, undefined, webhook as unknown as (o: KubeDocument) => void)

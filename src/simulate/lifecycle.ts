@@ -1,6 +1,7 @@
 // A Cluster's life on a virtual clock: reconciles until the Cluster settles, a blocking answer waited for (failing
 // past maxBlockedSeconds), the other controllers moving the machines between reconciles at once: the clock moves
 // only while a hook holds the Cluster. Created, upgraded (as `kubectl patch` would change the version), deleted.
+import { spend } from '../budget/index.js'
 import { formatGoDuration } from '../server/duration.js'
 import type { ClusterState, DesiredState } from './scope.js'
 import type { PatchRequest } from './patch-engine.js'
@@ -59,6 +60,7 @@ export class Lifecycle {
     const { world, clock, recorder } = this.#ctx
     for (let reconciles = 0; ; reconciles++) {
       if (reconciles === MAX_RECONCILES) throw new SimulationFailure(`the Cluster did not settle after ${MAX_RECONCILES} reconciles`)
+      spend()
       const before = world.fingerprint()
       const result = await reconcile(this.#ctx)
       if (result.request && result.desired) this.#last = { request: result.request, desired: result.desired }

@@ -2,6 +2,7 @@
 // characters (the API server's SimpleNameGenerator), or the ClusterClass's naming template, a Go template over the
 // Cluster's name, the topology's name and `.random`, with missing keys an error. Random here is seeded: the same
 // Cluster gets the same names in every run.
+import { isBudgetExceeded } from '../budget/index.js'
 import { parseTemplate } from '../gotemplate/index.js'
 import type { RandomSource } from './seeded.js'
 
@@ -24,12 +25,14 @@ export function templateName (template: string, clusterName: string, data: Recor
   try {
     parsed = parseTemplate('template name generator', template, { missingKey: 'error' })
   } catch (err) {
+    if (isBudgetExceeded(err)) throw err
     throw new NamingTemplateError(`parsing template ${JSON.stringify(template)}: ${(err as Error).message}`)
   }
   let name: string
   try {
     name = parsed.execute({ ...data, cluster: { name: clusterName }, random: random(key) })
   } catch (err) {
+    if (isBudgetExceeded(err)) throw err
     throw new NamingTemplateError(`rendering template: ${(err as Error).message}`)
   }
   return name.length > MAX_NAME_LENGTH ? name.slice(0, MAX_GENERATED_NAME_LENGTH) + random(`${key}/trimmed`) : name

@@ -5,6 +5,7 @@
 // ValidateTopology for every external patch that names one; then the patched templates written back into the
 // desired objects (updateDesiredState), some fields of the desired objects preserved.
 import { applyPatch, type Operation } from 'rfc6902'
+import { spend } from '../budget/index.js'
 import {
   CLUSTER_NAME_LABEL, CLUSTER_TOPOLOGY_MACHINE_DEPLOYMENT_NAME_LABEL, CLUSTER_TOPOLOGY_MACHINE_POOL_NAME_LABEL, CLUSTER_TOPOLOGY_OWNED_LABEL,
   CONVERSION_DATA_ANNOTATION, CORE_API_VERSION, LAST_APPLIED_CONFIG_ANNOTATION, TEMPLATE_CLONED_FROM_GROUP_KIND_ANNOTATION, TEMPLATE_CLONED_FROM_NAME_ANNOTATION,
@@ -165,6 +166,8 @@ function applyPatchToRequest (request: PatchRequest, answer: NonNullable<Generat
   const item = request.items.find(i => i.uid === answer.uid)
   if (!item) throw new PatchFailure(`${source}: the answer patches uid ${JSON.stringify(answer.uid)}, which is no template of the request: unable to find corresponding request item for patch`)
   const where = `${source}: the patch of ${describeItem(item)}`
+  // A budget step per KB of patch: it is decoded, parsed and copied.
+  spend(1 + ((answer.patch?.length ?? 0) >> 10))
   let patch: unknown
   try {
     const text = Buffer.from(answer.patch ?? '', 'base64').toString('utf8')
@@ -176,6 +179,7 @@ function applyPatchToRequest (request: PatchRequest, answer: NonNullable<Generat
   if (answer.patchType === 'JSONPatch') {
     if (!Array.isArray(patch)) throw new PatchFailure(`${where}: failed to apply patch: error decoding json patch (RFC6902): expected an array of operations`)
     if (patch.length === 0) return
+    spend(patch.length)
     patched = jsonCopy(item.object)
     const errors = applyPatch(patched, patch as Operation[])
     const failed = errors.findIndex(e => e !== null)

@@ -1,6 +1,7 @@
 // The timeline of a simulation: every hook call as Cluster API would make it, at the virtual time it would make it,
 // with its request and the answer of each handler; and the checks the conformance suite makes on each answer (the
 // same request answered twice alike, a sensible retryAfterSeconds, no stack trace in a message).
+import { spend } from '../budget/index.js'
 import type { HookDefinition, RequestOf, ResponseOf } from '../api/hooks/define.js'
 import type { Catalog } from '../catalog/catalog.js'
 import { RuntimeCallError } from '../client/errors.js'
@@ -87,6 +88,7 @@ export class Recorder implements HookCaller {
   }
 
   async #run<R> (hook: HookDefinition, request: unknown, step: string | undefined, call: () => Promise<CallResult<R>>): Promise<CallResult<R>> {
+    spend()
     const entry = catalogHook(this.#catalog, hook)
     // A copy: the patch engine goes on changing the templates it sent.
     const wire = structuredClone({ kind: entry.requestKind, apiVersion: entry.apiVersion, ...(request as Record<string, unknown>) })

@@ -13,6 +13,7 @@
 import { isDeepStrictEqual } from 'node:util'
 import { BUILTINS_VARIABLE } from '../api/hooks/v1alpha1/constants.js'
 import type { ClusterClassVariable, JSONSchemaProps, VariableSchemaMetadata } from '../api/hooks/v1alpha1/types.generated.js'
+import { compile, RegexpSyntaxError } from '../go/index.js'
 import { VariableSchemaError } from './errors.js'
 
 declare const valueType: unique symbol
@@ -275,8 +276,18 @@ function checkString (schema: JSONSchemaProps, value: string): string | undefine
   const length = [...value].length
   if (schema.minLength !== undefined && length < schema.minLength) return `must be at least ${schema.minLength} characters long`
   if (schema.maxLength !== undefined && length > schema.maxLength) return `may not be more than ${schema.maxLength} characters long`
-  if (schema.pattern !== undefined && !new RegExp(schema.pattern, 'u').test(value)) return `must match the pattern ${JSON.stringify(schema.pattern)}`
+  if (schema.pattern !== undefined) return checkPattern(schema.pattern, value)
   return undefined
+}
+
+/** The pattern as Kubernetes reads it: Go's regexp (RE2), whose time grows linearly with the value. */
+function checkPattern (pattern: string, value: string): string | undefined {
+  try {
+    return compile(pattern).matchString(value) ? undefined : `must match the pattern ${JSON.stringify(pattern)}`
+  } catch (err) {
+    if (err instanceof RegexpSyntaxError) return `must match the pattern ${JSON.stringify(pattern)}, which is not a valid regular expression: ${err.message}`
+    throw err
+  }
 }
 
 function checkNumber (schema: JSONSchemaProps, value: number): string | undefined {

@@ -1,13 +1,15 @@
 // Why a Cluster is held, read from Cluster API's own state: the TopologyReconciled condition's messages as Cluster
 // API writes them (AggregateMessage, the runtime client's errors), the pending-hooks and before-upgrade annotations,
-// and the ExtensionConfigs that serve the Cluster; and, asked, what the blocking hook answers now.
+// and the ExtensionConfigs that serve the Cluster; and, asked, what the blocking hook answers now, within the
+// Cluster's budget.
 import { fileURLToPath } from 'node:url'
 import t from 'tap'
 import { BeforeClusterUpgrade } from '../../src/api/hooks/v1alpha1/index.js'
 import { callNow } from '../../src/diagnose/call-now.js'
-import { blockingHooks, failedHook, whyHeld } from '../../src/diagnose/held.js'
+import { blockingHooks, failedHook, heldWithinBudget, whyHeld } from '../../src/diagnose/held.js'
 import { readDocuments } from '../../src/kube/manifests.js'
 import { defineHandler, type ExtensionHandler } from '../../src/server/types.js'
+import { hostileObjects } from '../helpers/hostile.js'
 import { liveObjects, MemoryManagementCluster } from '../helpers/memory-cluster.js'
 import { referenceHandlers } from '../../src/reference-extension/index.js'
 import { createInProcessExtension } from '../../src/server/in-process.js'
@@ -87,4 +89,20 @@ t.test('held --call: the blocking hook called now with the request Cluster API w
   const lifecycle = new Set(called.filter(h => !['DiscoverVariables', 'GeneratePatches', 'ValidateTopology', 'GenerateUpgradePlan'].includes(h)))
   t.same([...lifecycle], ['BeforeClusterUpgrade'], 'the only lifecycle hook called')
   t.equal(await callNow(live, 'BeforeClusterCreate', client), undefined, 'a hook Cluster API would not call from there: not called')
+})
+
+t.test('asked what a hook answers now, a Cluster whose class would compute for hours is one line within its budget', async t => {
+  const harmless = hostileObjects('default', 'hostile', [])
+  const created = await simulate({ client, objects: harmless, delete: false, checkDeterminism: false })
+  const hostileClass = hostileObjects('default', 'hostile', ['loop']).find(o => o.kind === 'ClusterClass') as KubeDocument
+  const api = new MemoryManagementCluster(liveObjects(harmless, created).map(o => o.kind === 'ClusterClass' ? hostileClass : o))
+  const [found] = await listClusters(api, { namespace: 'default' })
+  const hostile = found as ClusterObject
+  const report = await heldWithinBudget(hostile, { timeoutMs: 500, memoryBytes: 0 }, async () => {
+    const r = await whyHeld(hostile, [extensionConfig(true)], client)
+    await callNow(await readLiveCluster(api, hostile), 'BeforeClusterUpgrade', client)
+    return r
+  })
+  t.same(report, { cluster: 'default/hostile', holding: [], error: 'could not be computed: took longer than 500ms' })
+  t.match(await heldWithinBudget(hostile, { timeoutMs: 500, memoryBytes: 0 }, async () => await whyHeld(hostile, [], client)), { cluster: 'default/hostile', holding: [] }, 'without --call nothing is evaluated')
 })

@@ -35,7 +35,7 @@ t.test('every corpus case answers as Go does', async t => {
 t.test('the corpus holds every group it promises', async t => {
   const groups = new Set(fixture.cases.map(c => c.group))
   for (const g of ['capi', 'lex', 'control', 'missing', 'builtins', 'fmt', 'sprig-strings', 'sprig-numbers', 'sprig-lists', 'sprig-dicts',
-    'sprig-defaults', 'sprig-encoding', 'sprig-regex', 'sprig-semver', 'refused', 'yaml', 'yaml-templates', 'enabled', 'random']) {
+    'sprig-defaults', 'sprig-encoding', 'sprig-regex', 'sprig-semver', 'refused', 'yaml', 'yaml-templates', 'enabled', 'hostile', 'random']) {
     t.ok(groups.has(g), g)
   }
   t.ok(fixture.cases.filter(c => c.group === 'capi').length >= 100, 'Cluster API\'s templates over every quick-start variable set')

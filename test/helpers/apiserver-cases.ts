@@ -2,7 +2,7 @@
 // generated from a seed, updates for the transition rules, and CEL expressions whose values or errors the API
 // server reports through failing rules (the CEL probe CRD).
 import type { JSONSchemaProps } from '../../src/apiserver/index.js'
-import { CHECKER, GROUP, RULER, type TestCRD, VARIABLES, VERSION, WIDGET } from './apiserver-crds.js'
+import { CHECKER, GROUP, HOSTILE, RULER, type TestCRD, VARIABLES, VERSION, WIDGET } from './apiserver-crds.js'
 
 /** One object to create (or, with from, an update from a stored object). */
 export interface ObjectCase {
@@ -189,7 +189,12 @@ export const HAND_WRITTEN: ObjectCase[] = [
   c(VARIABLES, 'variables-values', { spec: { kubeadmControlPlaneMaxSurge: '1', preLoadImages: ['a', 'b'], cpu: 0, memory: 0 } }),
   c(VARIABLES, 'variables-keyed', { spec: { keyed: { key2: 0 }, numbers: [1, 2], fields: { field: 2, field2: 1, namespace: false, 'x-prop': 'no' } } }),
   c(VARIABLES, 'variables-immutable', { spec: { immutable: { field: 'b' }, growing: 1 } }, { spec: { immutable: { field: 'a' }, growing: 2 } }),
-  c(VARIABLES, 'variables-wrong-types', { spec: { lbImageRepository: 5, controlPlaneTaint: 'yes', preLoadImages: 'x' } })
+  c(VARIABLES, 'variables-wrong-types', { spec: { lbImageRepository: 5, controlPlaneTaint: 'yes', preLoadImages: 'x' } }),
+
+  // Regular expressions that backtrack exponentially elsewhere: answered at once by RE2.
+  c(HOSTILE, 'hostile-refused', { spec: { name: 'a'.repeat(40) + '!', xs: 'x'.repeat(5000), words: 'word '.repeat(30) + '!', finds: 'x'.repeat(5000) } }),
+  c(HOSTILE, 'hostile-accepted', { spec: { name: 'a'.repeat(40), xs: 'x'.repeat(40) + 'y', words: 'word '.repeat(30) + '!?', finds: 'a'.repeat(40) + '!' } }),
+  c(HOSTILE, 'hostile-rules', { spec: { words: 'word '.repeat(30), finds: 'x'.repeat(40) + 'y' + 'a'.repeat(40) } })
 ]
 
 /** A small deterministic PRNG (mulberry32). */

@@ -284,8 +284,23 @@ export const VARIABLES: TestCRD = {
   }))
 }
 
+/**
+ * Patterns and CEL regular expressions that backtrack exponentially in a backtracking engine (linear in RE2, as the
+ * API server runs them); no seeded objects, hand-written ones only.
+ */
+export const HOSTILE: TestCRD = {
+  kind: 'Hostile',
+  plural: 'hostiles',
+  schema: root(obj({
+    name: str({ pattern: '^(a+)+$', maxLength: 100 }),
+    xs: str({ pattern: '^(x+x+)+y$', maxLength: 6000 }),
+    words: str({ maxLength: 200, 'x-kubernetes-validations': [{ rule: "!self.matches('^(\\\\w+\\\\s?)+$')", message: 'words must not be only words' }] }),
+    finds: str({ maxLength: 6000, 'x-kubernetes-validations': [{ rule: "self.find('(x+x+)+y') == '' && size(self.findAll('(a|aa)+$')) == 0", message: 'found' }] })
+  }))
+}
+
 /** All test CRDs. */
-export const TEST_CRDS: readonly TestCRD[] = [WIDGET, CHECKER, RULER, VARIABLES]
+export const TEST_CRDS: readonly TestCRD[] = [WIDGET, CHECKER, RULER, VARIABLES, HOSTILE]
 
 /** The CustomResourceDefinition object of a test CRD. */
 export function crdObject (crd: TestCRD): Record<string, unknown> {

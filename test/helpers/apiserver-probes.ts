@@ -230,10 +230,19 @@ const errorProps: Record<string, JSONSchemaProps> = {
 const errorSpec = { ...ERROR_PROBE_SPEC, ...ERROR_SPEC_2 }
 
 /** Every probe set, in the order the e2e test asks them. */
+/** find, findAll and matches with patterns that backtrack exponentially elsewhere, and group names used twice. */
+const HOSTILE_VALUE_PROBES: readonly string[] = [
+  "'%s'.format([[self.forty.matches('^(a+)+$'), self.forty.matches('(a|aa)+$'), self.forty.find('(a*)*b'), self.forty.findAll('a+!'), self.forty.findAll('a', 3)]])",
+  "'%s'.format([[self.xs.find('(x+x+)+y'), size(self.xs.findAll('(x+x+)+y')), self.xs.matches('^(x+x+)+y$'), self.xs.find('x{3}$')]])",
+  "'%s'.format([['ab'.find('(?P<n>a)|(?P<n>b)'), 'ab'.findAll('(?P<n>a)|(?P<n>b)'), 'a😀b'.findAll(''), 'héllo'.findAll('.', 2)]])"
+]
+const HOSTILE_PROPS: Record<string, JSONSchemaProps> = { forty: { type: 'string', maxLength: 50 }, xs: { type: 'string', maxLength: 6000 } }
+
 export const PROBE_SETS: readonly ProbeSet[] = [
   ...valueProbeCRDs([...VALUE_PROBES, ...MORE_VALUE_PROBES]).map(({ crd, probes }, n) => ({ key: `probe:values:${n}`, crd, spec: {}, probes, values: true })),
   { key: 'probe:typed-values', crd: probeCRD('TypedValueProbe', 'typedvalueprobes', TYPED_VALUE_PROBES, true, TYPED_PROPS), spec: TYPED_SPEC, probes: TYPED_VALUE_PROBES, values: true },
   { key: 'probe:edge-values', crd: probeCRD('EdgeValueProbe', 'edgevalueprobes', EDGE_VALUE_PROBES, true), spec: {}, probes: EDGE_VALUE_PROBES, values: true },
+  { key: 'probe:hostile-values', crd: probeCRD('HostileValueProbe', 'hostilevalueprobes', HOSTILE_VALUE_PROBES, true, HOSTILE_PROPS), spec: { forty: 'a'.repeat(40) + '!', xs: 'x'.repeat(5000) }, probes: HOSTILE_VALUE_PROBES, values: true },
   { key: 'probe:errors', crd: probeCRD('ErrorProbe', 'errorprobes', ERROR_PROBES, false, ERROR_PROBE_PROPS), spec: ERROR_PROBE_SPEC, probes: ERROR_PROBES, values: false },
   ...chunks(MORE_ERROR_PROBES, 40).map((probes, n) => ({
     key: `probe:errors:${n + 2}`,

@@ -1,7 +1,7 @@
 // Rollout impact over a management cluster, read through an in-memory API server (test/helpers/memory-cluster.ts):
 // the Clusters chosen as kubectl chooses them, each class and template read once, a Cluster that cannot be computed
 // reported with its reason while the others go on; the candidate as a recording; the registered extensions as their
-// ExtensionConfigs say.
+// ExtensionConfigs say; hostile ClusterClasses beside ordinary ones, each costing its own Cluster one line.
 import { fileURLToPath } from 'node:url'
 import t from 'tap'
 import { isFailure, registeredExtensions, rolloutImpact, type RolloutImpactReport } from '../../src/impact/live.js'
@@ -13,6 +13,7 @@ import { referenceHandlers } from '../../src/reference-extension/index.js'
 import { createInProcessExtension } from '../../src/server/in-process.js'
 import { RECORDING_FORMAT, type RecordedCall } from '../../src/server/recording.js'
 import { InProcessRuntimeClient, type KubeDocument, simulate } from '../../src/simulate/index.js'
+import { HOSTILE_PATCHES, hostileObjects } from '../helpers/hostile.js'
 import { inNamespace, liveObjects, MemoryManagementCluster, namespaceObject } from '../helpers/memory-cluster.js'
 import { referenceHandlersV2 } from '../helpers/reference-extension-v2.js'
 
@@ -104,4 +105,33 @@ t.test('the candidate gets the settings of the ExtensionConfig it replaces: its 
   const impact = async (settings?: Record<string, string>) => effects(await rolloutImpact({ api: managementCluster(), selection: { namespace: 'team-a' }, name: 'reference', registered: client(), candidate: client(referenceHandlersV2('files')), extensionConfig: withSettings(settings) }))['team-a/loop']
   t.same(await impact(), { infrastructureCluster: 'none', controlPlane: 'rollout', 'machineDeployment md-0': 'in-place' }, 'a file: version 1\'s CanUpdateMachineSet takes it (the control plane\'s Machines are not in this cluster to ask)')
   t.same(await impact({ disableInPlaceUpdates: 'true' }), { infrastructureCluster: 'none', controlPlane: 'rollout', 'machineDeployment md-0': 'rollout' }, 'with the setting that refuses in-place updates, a rollout')
+})
+
+/** A Cluster created with a harmless class, whose class was then replaced by a hostile one (Clusters outlive changes of their class). */
+async function hostileLive (namespace: string, patches: Array<keyof typeof HOSTILE_PATCHES>): Promise<KubeDocument[]> {
+  const harmless = hostileObjects(namespace, 'hostile', [])
+  const created = await simulate({ client: client(), objects: harmless, delete: false, checkDeterminism: false })
+  const hostileClass = hostileObjects(namespace, 'hostile', patches).find(o => o.kind === 'ClusterClass') as KubeDocument
+  return liveObjects(harmless, created).map(o => o.kind === 'ClusterClass' ? hostileClass : o)
+}
+
+t.test('hostile ClusterClasses beside ordinary ones: each costs its Cluster one line, the ordinary ones are reported', async t => {
+  const api = new MemoryManagementCluster([
+    ...inNamespace(live, 'team-a'), ...await hostileLive('regex', ['regex']), ...await hostileLive('alias', ['alias']), ...await hostileLive('loop', ['loop']),
+    ...inNamespace(live, 'team-z'), namespaceObject('team-a', { team: 'a' }), namespaceObject('team-z', { team: 'a' }), extensionConfig
+  ])
+  const start = performance.now()
+  const report = await rolloutImpact({ api, selection: {}, name: 'reference', registered: client(), candidate: client(referenceHandlersV2('command')), budget: { timeoutMs: 2000, memoryBytes: 512 * 2 ** 20 } })
+  const rollout = { infrastructureCluster: 'none', controlPlane: 'none', 'machineDeployment md-0': 'rollout' }
+  const unchanged = { infrastructureCluster: 'none', controlPlane: 'none', 'machineDeployment md-0': 'none' }
+  t.match(effects(report), {
+    'alias/hostile': /^failed to apply patches: failed to generate patches for patch "hostile-alias": .*: error converting YAML to JSON: yaml: document contains excessive aliasing$/,
+    'loop/hostile': 'could not be computed: took longer than 2s',
+    'regex/hostile': unchanged,
+    'team-a/loop': rollout,
+    'team-z/loop': rollout
+  })
+  t.same(report.clusters.map(c => c.cluster), ['alias/hostile', 'loop/hostile', 'regex/hostile', 'team-a/loop', 'team-z/loop'])
+  t.same(report.summary, { clusters: 5, rollingOut: 2, inPlace: 0, refused: 0, unchanged: 1, failed: 2, machines: 2 })
+  t.comment(`5 Clusters in ${Math.round(performance.now() - start)} ms, 2 s of them the budget of loop/hostile`)
 })

@@ -356,10 +356,36 @@ const ENABLED = E('enabled', [
   'TRUE', 'y', '!!bool true', '"yes"', '{{ toJson .t }}', '{{ .nested.a.b.c }}', '{{ .html }}'
 ])
 
+// What a hostile class or Cluster can make a template do: regular expressions that backtrack exponentially elsewhere
+// (RE2 answers at once), rendered YAML that aliases (a bomb is refused), nests beyond Go's limits, or is large, and
+// templates that call themselves.
+const BOMB = (levels: number, width: number): string => {
+  let text = 'a0: &a0 [lol]\n'
+  for (let i = 1; i <= levels; i++) text += `a${i}: &a${i} [${Array(width).fill(`*a${i - 1}`).join(', ')}]\n`
+  return text
+}
+const FORTY_A = '(printf "%s!" (repeat 40 "a"))'
+const HOSTILE: HandCase[] = [
+  ...R('hostile', [
+    `{{ regexMatch "^(a+)+$" ${FORTY_A} }}`, `{{ regexMatch "(a|aa)+$" ${FORTY_A} }}`, `{{ regexFind "(a*)*b" ${FORTY_A} }}`, `{{ regexReplaceAll "(a+)+$" ${FORTY_A} "x" }}`,
+    `{{ regexSplit "(a|a?)+!" ${FORTY_A} -1 }}`, '{{ regexFindAll "(x+x+)+y" (repeat 5000 "x") -1 }}', '{{ regexMatch "^(\\\\w+\\\\s?)+$" (printf "%s!" (repeat 30 "word ")) }}',
+    '{{ len (regexFind "(.*a){20}" (repeat 3000 "a")) }}', '{{ repeat 1000000 "a" | regexMatch "^(a+)+$" }}', '{{ mustRegexMatch "((((((((((a))))))))))" "a" }}',
+    '{{ mustRegexMatch "(?P<n>a)|(?P<n>b)" "b" }}', '{{ regexReplaceAll "(?P<n>x)?(?P<n>b)" "ab" "<$n>" }}',
+    '{{ define "r" }}{{ template "r" . }}{{ end }}{{ template "r" . }}', '{{ define "a" }}{{ template "b" . }}{{ end }}{{ define "b" }}{{ template "a" . }}{{ end }}{{ template "a" . }}'
+  ]),
+  ...E('hostile', [`{{ regexMatch "^(a+)+$" ${FORTY_A} }}`, '{{ regexMatch "^(a+)+$" (repeat 40 "a") }}', BOMB(9, 10), '{{ repeat 10001 "[" }}true{{ repeat 10001 "]" }}']),
+  ...V('hostile', [
+    BOMB(9, 10), BOMB(5, 4), BOMB(3, 10), BOMB(4, 5), 'a: &a {x: 1, y: 2}\nb: &b {<<: [*a, *a, *a, *a, *a]}\nc: &c {<<: [*b, *b, *b, *b, *b]}\nd: [' + Array(40).fill('*c').join(', ') + ']',
+    'a: &a [1]\nb: {<<: *a}', '{{ repeat 10001 "[" }}{{ repeat 10001 "]" }}', '{{ repeat 10001 "- " }}a', 'x: {{ repeat 10001 "{" }}',
+    '{{ repeat 5000 "- " }}{{ repeat 5001 "[" }}{{ repeat 5001 "]" }}', '{{ repeat 1500 "[" }}{{ repeat 1500 "]" }}', '{{ range until 10001 }}{{ printf "%s- " (repeat . " ") }}\n{{ end }}',
+    '{{ range until 20000 }}k{{ mod . 100 }}: {{ . }}\n{{ end }}', '[{{ range until 10000 }}{{ . }}, {{ end }}0]', 'a: {{ repeat 1000000 "x" }}'
+  ])
+]
+
 /** Every hand-written case. */
 export const HAND_CASES: HandCase[] = [
   ...LEX, ...CONTROL, ...MISSING, ...BUILTINS, ...FMT, ...SPRIG_STRINGS, ...SPRIG_NUMBERS, ...SPRIG_LISTS, ...SPRIG_DICTS, ...SPRIG_DEFAULTS,
-  ...SPRIG_ENCODING, ...SPRIG_REGEX, ...SPRIG_SEMVER, ...SPRIG_URL, ...REFUSED, ...YAML, ...YAML_TEMPLATES, ...ENABLED,
+  ...SPRIG_ENCODING, ...SPRIG_REGEX, ...SPRIG_SEMVER, ...SPRIG_URL, ...REFUSED, ...YAML, ...YAML_TEMPLATES, ...ENABLED, ...HOSTILE,
   ...R('quick-start', ['{{ .builtin.machineDeployment.version | replace "+" "_" }}', '{{ (index .mdConfig .builtin.machineDeployment.class).osImage }}'], 'quick-start-md'),
   ...V('quick-start', ['{{ toJson .builtin }}', '{{ .preloadImages }}', '{{ toJson .preloadImages }}', '{{ range .preloadImages }}\n- {{ . }}{{ end }}'], 'quick-start-cp')
 ]

@@ -2,6 +2,7 @@
 // false and `all()` can skip a failing element once the result is known); && and || evaluate left to right and stop
 // at a deciding value; comprehensions stop when their loop condition is not true; optional selection and indexing
 // chain (`a.?b.c` is optional throughout). Functions come from the registry in functions.ts.
+import { spend } from '../../budget/index.js'
 import { lookupFunction } from './functions.js'
 import type { Expr } from './parse.js'
 import { index, keyString, select } from './access.js'
@@ -68,6 +69,7 @@ function iterationItems (range: Val, twoVars: boolean): Array<[Val, Val]> | CelE
 
 /** Evaluates an expression in a scope. */
 export function evaluate (e: Expr, scope: Scope): Val {
+  spend()
   switch (e.k) {
     case 'const': return e.v
     case 'ident': {

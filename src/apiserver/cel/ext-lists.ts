@@ -1,7 +1,8 @@
 // List functions of the 1.36 environment: cel-go's lists extension (version 3: slice, flatten, sort, sortBy,
 // lists.range, reverse, distinct), its sets extension (sets.contains, sets.equivalent, sets.intersects), Kubernetes'
 // list library (isSorted, sum, min, max, indexOf, lastIndexOf) and Kubernetes' regex library (find, findAll).
-import { re2Compile, re2ToRegExp } from '../regex.js'
+import { spend } from '../../budget/index.js'
+import { compile, type Regexp } from '../../go/index.js'
 import type { FunctionDef, Impl } from './stdlib.js'
 import { CelDuration, CelError, CelList, CelMap, CelUint, isMapKey, checkedInt, checkedUint, compare, equals, noSuchOverload, typeName, type Val } from './values.js'
 import { inOperator, keyString } from './access.js'
@@ -162,44 +163,14 @@ function twoLists (fn: string, impl: (a: CelList, b: CelList) => Val): FunctionD
   return { global: ([a, b]) => a instanceof CelList && b instanceof CelList ? impl(a, b) : noSuchOverload(fn, a as Val, b as Val) }
 }
 
-function regexArgs (fn: string, args: Val[]): [string, RegExp] | CelError {
+function regexArgs (fn: string, args: Val[]): [string, Regexp] | CelError {
   const [s, re] = args
   if (typeof s !== 'string' || typeof re !== 'string') return noSuchOverload(fn, ...args)
   try {
-    re2Compile(re)
+    return [s, compile(re)]
   } catch (err) {
     return new CelError(`Illegal regex: ${(err as Error).message}`)
   }
-  try {
-    return [s, re2ToRegExp(re)]
-  } catch (err) {
-    return new CelError((err as Error).message)
-  }
-}
-
-/** regexp.FindAllString: leftmost-first, non-overlapping, an empty match right after a match skipped. */
-function findAll (s: string, re: RegExp, limit: number): string[] {
-  const out: string[] = []
-  let pos = 0
-  let prevEnd = -1
-  while (pos <= s.length) {
-    if (limit >= 0 && out.length >= limit) break
-    re.lastIndex = pos
-    const match = re.exec(s)
-    if (match === null) break
-    const start = match.index
-    const end = start + match[0].length
-    let accept = true
-    if (end === start) {
-      if (start === prevEnd) accept = false
-      pos = start + ((s.codePointAt(start) ?? 0) > 0xffff ? 2 : 1)
-    } else {
-      pos = end
-    }
-    prevEnd = end
-    if (accept) out.push(match[0])
-  }
-  return out
 }
 
 /** cel.@mapInsert of the two-variable comprehensions: a map with one more entry (or the entries of another map). */
@@ -231,7 +202,7 @@ export const LIST_FUNCTIONS: Record<string, FunctionDef> = {
     global: ([n]) => {
       if (typeof n !== 'bigint') return noSuchOverload('lists.range', n as Val)
       if (n < 0n) return new CelError(`lists.range: size must be non-negative, got ${n}`)
-      return new CelList(Array.from({ length: Number(n) }, (_, i) => BigInt(i)))
+      return new CelList(Array.from({ length: Number(n) }, (_, i) => { spend(); return BigInt(i) }))
     }
   },
   reverse: m((args) => { const l = listArg('reverse', args, 0); return l instanceof CelError ? l : new CelList([...l.items].reverse()) }),
@@ -243,13 +214,13 @@ export const LIST_FUNCTIONS: Record<string, FunctionDef> = {
     if (args.length !== 2) return noSuchOverload('find', ...args)
     const a = regexArgs('find', args)
     if (a instanceof CelError) return a
-    return findAll(a[0], a[1], 1)[0] ?? ''
+    return a[1].findString(a[0])
   }),
   findAll: m((args) => {
     const [s, re, n = -1n] = args
     if (typeof n !== 'bigint' || args.length > 3) return noSuchOverload('findAll', ...args)
     const a = regexArgs('findAll', [s as Val, re as Val])
     if (a instanceof CelError) return a
-    return new CelList(n === 0n ? [] : findAll(a[0], a[1], n < 0n ? -1 : Number(n)))
+    return new CelList(n === 0n ? [] : a[1].findAllString(a[0], n < 0n ? -1 : Number(n)) ?? [])
   })
 }

@@ -3,7 +3,7 @@
 // string functions (matches with RE2), size, and the timestamp/duration accessors with time zones.
 import { goFormatFloat, goFormatFloatF, runeCount } from '../go-format.js'
 import { formatRFC3339Nano, parseGoDuration, civilFromDays, daysFromCivil } from '../go-time.js'
-import { re2Match } from '../regex.js'
+import { matchString } from '../../go/index.js'
 import { index, inOperator } from './access.js'
 import {
   CelDuration, CelError, CelList, CelMap, CelOpaque, CelOptional, CelTimestamp, CelType, CelUint, checkedInt, checkedUint, compare,
@@ -359,7 +359,7 @@ function stringFn (fn: string, test: (s: string, t: string) => boolean): Impl {
 function matches ([s, re]: Val[]): Val {
   if (typeof s !== 'string') return isReceiver(s as Val) ? new CelError('no such overload') : new CelError('no such overload: matches')
   if (typeof re !== 'string') return new CelError('no such overload')
-  try { return re2Match(re, s) } catch (err) { return new CelError((err as Error).message) }
+  try { return matchString(re, s) } catch (err) { return new CelError((err as Error).message) }
 }
 
 /** The standard library: operators and functions, by the name cel-go gives them. */

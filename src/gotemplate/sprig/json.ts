@@ -1,6 +1,7 @@
 // Go's encoding/json for sprig's toJson, toPrettyJson, toRawJson and fromJson: sorted map keys, HTML escaping
 // (<, >, & as \u003c…) unless raw, U+2028/U+2029 escaped, floats as Go formats them (exponent below 1e-6 and from
 // 1e21), NaN and ±Inf refused; decoding into interface{} with Go's syntax error texts.
+import { spend } from '../../budget/index.js'
 import { quote } from '../strconv.js'
 import { formatFloat } from '../strconv.js'
 import { GoInt, GoMap, GoObject, GoSlice, type GoValue, MAP_IFACE, SLICE_IFACE, isUnsignedKind, wellFormed } from '../values.js'
@@ -50,6 +51,7 @@ function encodeFloat (f: number): string {
 /** json.Marshal (escapeHTML) or an Encoder with SetEscapeHTML(false); indent is MarshalIndent's. */
 export function marshal (v: GoValue, escapeHTML: boolean, indent?: string): string {
   const enc = (x: GoValue, depth: number): string => {
+    spend()
     if (x === null) return 'null'
     switch (typeof x) {
       case 'string': return encodeString(x, escapeHTML)

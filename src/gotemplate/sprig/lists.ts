@@ -1,6 +1,7 @@
 // sprig's list functions (list.go): reflection-based, so any slice type works and anything else is an error whose
 // text names the reflect kind ("Cannot find first on type map"); the non-must variants panic with that error, which
 // text/template reports as the call's error. A nil argument panics in reflect.TypeOf(nil).Kind().
+import { spend } from '../../budget/index.js'
 import {
   fn, GoCallError, type GoFunc, GoInt, GoSlice, type GoValue, IFACE, Iface, type RValue, SLICE_IFACE,
   Unsupported
@@ -119,6 +120,7 @@ export const LISTS: Record<string, GoFunc> = {
 export function untilStep (start: bigint, stop: bigint, step: bigint): GoSlice {
   const out: GoValue[] = []
   const add = (i: bigint): void => {
+    spend()
     if (out.length >= 1_000_000) throw new Unsupported('a list of more than a million numbers')
     out.push(new GoInt('int', i))
   }

@@ -1,5 +1,6 @@
 // The reflection-based helpers sprig's list, dict and default functions share: emptiness (sprig's empty), Go's
 // reflect.DeepEqual, reflect.TypeOf(x).Kind() with its nil-interface panic, and a list's elements.
+import { spend } from '../../budget/index.js'
 import { GoCallError, GoInt, GoMap, GoObject, GoSlice, type GoValue, kindOf } from '../values.js'
 
 /** sprig's empty: the zero value of its type (nil, "", 0, false, an empty list or map). */
@@ -30,6 +31,7 @@ export function listItems (v: GoValue): GoValue[] | undefined {
 
 /** reflect.DeepEqual. */
 export function deepEqual (a: GoValue, b: GoValue): boolean {
+  spend()
   if (a === null || b === null) return a === b
   if (typeof a !== 'object' || typeof b !== 'object') return a === b
   if (a instanceof GoInt) return b instanceof GoInt && a.type === b.type && a.v === b.v

@@ -1,0 +1,3 @@
+module runtime-sdk.invalid/go-regexp
+
+go 1.26
