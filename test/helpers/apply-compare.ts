@@ -33,18 +33,29 @@ export interface ApplyComparison {
 export const TYPED_PREFIX = 'failed to create typed patch object ('
 
 /**
- * The visiting order a message shows: each map's keys in the order their paths first appear (every path follows a
- * space), those it does not name after them in our default order.
+ * The visiting order a message shows: each map's keys in the order their paths appear (every path follows a space),
+ * those it does not name after them in our default order. A map visited twice (the duplicates of a list-map) may show
+ * its keys in another order the second time, as Go orders each walk of a map at random: the n-th visit of a path takes
+ * the n-th appearance of its keys.
  */
 export function orderShownBy (message: string): KeyOrder {
-  const position = (path: string, key: string): number => {
+  const visits = new Map<string, number>()
+  const position = (path: string, key: string, visit: number): number => {
     const needle = ` ${path}.${key}`
+    let seen = -1
+    let last = Number.MAX_SAFE_INTEGER
     for (let i = message.indexOf(needle); i >= 0; i = message.indexOf(needle, i + 1)) {
-      if (['.', '[', ':'].includes(message[i + needle.length] ?? '')) return i
+      if (!['.', '[', ':'].includes(message[i + needle.length] ?? '')) continue
+      last = i
+      if (++seen === visit) return i
     }
-    return Number.MAX_SAFE_INTEGER
+    return last
   }
-  return (path, keys) => keys.map((k, i) => ({ k, at: position(path, k), i })).sort((a, b) => a.at - b.at || a.i - b.i).map(x => x.k)
+  return (path, keys) => {
+    const visit = visits.get(path) ?? 0
+    visits.set(path, visit + 1)
+    return keys.map((k, i) => ({ k, at: position(path, k, visit), i })).sort((a, b) => a.at - b.at || a.i - b.i).map(x => x.k)
+  }
 }
 
 function ourResult (k: ApplyCase, from: Record<string, unknown> | undefined): ResourceResult {
