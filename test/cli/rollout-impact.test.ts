@@ -80,6 +80,26 @@ t.test('a candidate that cannot be reached: one line, exit 1', async t => {
   t.match(r.stderr, /^error: Discovery of reference: failed to discover extension "reference": .*ECONNREFUSED.*\n$/)
 })
 
+t.test('a candidate module that throws, answers garbage or never answers: one line for its Cluster, exit 1, no stack trace', async t => {
+  const module = fileURLToPath(new URL('../helpers/misbehaving-candidate.ts', import.meta.url))
+  const cases: Array<[string, RegExp]> = [
+    ['throw', /handler "generate-patches" failed with an unexpected Error; see the extension's log$/],
+    ['garbage', /handler "generate-patches" returned an invalid response: items: json: cannot unmarshal string into Go value of type \[\]v1alpha1\.GeneratePatchesResponseItem$/],
+    ['hang', /handler "generate-patches" did not answer within 9\.5s$/]
+  ]
+  for (const [misbehave, message] of cases) {
+    process.env['RUNTIME_SDK_MISBEHAVE'] = misbehave
+    const r = await runCliHere(['rollout-impact', '-f', EXAMPLE, '--handlers', module]).finally(() => { delete process.env['RUNTIME_SDK_MISBEHAVE'] })
+    t.equal(r.code, 1, misbehave)
+    const lines = r.stderr.split('\n').filter(Boolean)
+    t.equal(lines.length, 1, `${misbehave}: one line`)
+    t.match(lines[0], /^error: the impact on 1 of 1 Clusters could not be computed: default\/loop: GeneratePatches \(patch reference\): /)
+    t.match(lines[0], message)
+    t.match(r.stdout, /1 could not be computed\./)
+    t.notMatch(r.stderr + r.stdout, /\n\s+at /, 'no stack trace')
+  }
+})
+
 t.test('a management cluster that cannot be read: one line that says what to check, exit 1', async t => {
   const unreachable = await runCliHere(['rollout-impact', '--kubeconfig', kubeconfig('http://127.0.0.1:1'), '-A', '--handlers', V2])
   t.equal(unreachable.code, 1)
