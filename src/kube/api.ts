@@ -89,6 +89,17 @@ const MERGE_PATCH = 'application/merge-patch+json'
 // The server ends a watch at timeoutSeconds; a stream still open this much later is presumed dead.
 const WATCH_DEADLINE_GRACE_MS = 30_000
 
+/** How many times a request the API server asks to retry (429, 5xx with Retry-After) is sent again: client-go's. */
+const MAX_RETRIES = 10
+
+/** The wait a 429 or 5xx answer asks for with its Retry-After seconds (client-go's checkWait), or undefined. */
+function retryAfterMs (res: Dispatcher.ResponseData): number | undefined {
+  if (res.statusCode !== 429 && res.statusCode < 500) return undefined
+  const header = res.headers['retry-after']
+  const seconds = Number(Array.isArray(header) ? header[0] : header)
+  return header !== undefined && Number.isInteger(seconds) && seconds >= 0 ? seconds * 1000 : undefined
+}
+
 /**
  * A small Kubernetes REST client: JSON requests and streaming watches against the API server of a kubeconfig, with
  * its CA, client certificate and credentials (asked for per request, so rotated token files and exec plugins keep
@@ -145,7 +156,17 @@ export class KubeApi {
   /** One request; a JSON answer is parsed, an empty one gives undefined. Non-2xx answers throw KubeApiError. */
   async request<T = unknown> (method: string, path: string, options: KubeRequestOptions = {}): Promise<T> {
     const what = `${method} ${path}`
-    const { res, done } = await this.#send(method, path, options, options.timeoutMs ?? this.#timeoutMs, {})
+    for (let retries = 0; ; retries++) {
+      const { res, done } = await this.#send(method, path, options, options.timeoutMs ?? this.#timeoutMs, {})
+      const wait = retries < MAX_RETRIES ? retryAfterMs(res) : undefined
+      if (wait === undefined) return await this.#answer<T>(res, done, what)
+      // Asked to come back (a CRD's storage initializing, priority and fairness): as client-go, after Retry-After.
+      await res.body.dump().finally(done)
+      await new Promise(resolve => setTimeout(resolve, wait))
+    }
+  }
+
+  async #answer<T> (res: Dispatcher.ResponseData, done: () => void, what: string): Promise<T> {
     try {
       const text = await res.body.text()
       if (res.statusCode < 200 || res.statusCode >= 300) throw KubeApiError.fromResponse(res.statusCode, text, what)

@@ -114,6 +114,30 @@ t.test('errors without a Status body get a reason from the HTTP code', async (t)
   t.equal(await api.get('/empty'), undefined, 'an empty 200 answer is undefined')
 })
 
+t.test('an answer asking to retry (429 or 5xx with Retry-After) is retried after it, as client-go does, ten times at most', async (t) => {
+  const status = (code: number, message: string) => JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', code, reason: 'TooManyRequests', message })
+  let calls = 0
+  const srv = http.createServer((req, res) => {
+    calls++
+    if (req.url === '/initializing' && calls <= 2) res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '0' }).end(status(429, 'storage is (re)initializing'))
+    else if (req.url === '/initializing') res.end('{"ok":true}')
+    else if (req.url === '/always') res.writeHead(503, { 'retry-after': '0' }).end(status(503, 'busy'))
+    else res.writeHead(429, { 'content-type': 'application/json' }).end(status(429, 'no retry-after'))
+  })
+  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve))
+  t.teardown(() => new Promise((resolve) => srv.close(resolve)))
+  const api = apiFor(`http://127.0.0.1:${(srv.address() as AddressInfo).port}`)
+  t.teardown(() => api.close())
+  t.same(await api.get('/initializing'), { ok: true })
+  t.equal(calls, 3, 'the answer after two 429s')
+  calls = 0
+  await t.rejects(api.get('/always'), { code: 503 })
+  t.equal(calls, 11, 'the first try and ten retries')
+  calls = 0
+  await t.rejects(api.get('/plain'), { code: 429, message: /no retry-after/ })
+  t.equal(calls, 1, 'without Retry-After, no retry')
+})
+
 t.test('an answer that is not JSON is an error naming the request', async (t) => {
   const srv = http.createServer((req, res) => { res.end('not json') })
   await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve))
