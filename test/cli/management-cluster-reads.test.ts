@@ -73,6 +73,19 @@ t.test('a --cluster without spec.topology: an input error, exit 2, in all three'
   await sameInAll(t, ['--kubeconfig', kubeconfig(server.url), '-n', 'default', '--cluster', 'plain'], 2, /^error: Cluster default\/plain: spec\.topology is not set: only Clusters with a managed topology are (simulated|computed|held by hooks)\n$/)
 })
 
+t.test('a --cluster whose ClusterClass is gone: an input error in simulate and rollout-impact, which read it (held does not)', async t => {
+  const server = await managementCluster(t)
+  const flags = ['--kubeconfig', kubeconfig(server.url), '-n', 'default', '--cluster', 'loop']
+  const { held, ...reading } = commands(flags)
+  for (const [name, args] of Object.entries(reading)) {
+    const r = await runCliHere(args)
+    t.equal(r.code, 2, `${name}: exit 2`)
+    t.equal(r.stderr, 'error: Cluster default/loop: spec.topology.classRef names ClusterClass default/loop, which does not exist\n', `${name}: the one line`)
+  }
+  const r = await runCliHere(held ?? [])
+  t.equal(r.code, 0, r.stderr)
+})
+
 t.test('an API server that is not there (a closed port): the same line, exit 1, in all three', async t => {
   const closed = await new Promise<number>((resolve, reject) => {
     const probe = createServer().listen(0, '127.0.0.1', () => {
