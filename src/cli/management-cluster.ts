@@ -57,7 +57,7 @@ function why (message: string, path: string): string {
 }
 
 /** A failed read of `path` from `server`, in one line that says what to check. */
-export function readFailure (err: unknown, server: string, path: string): ManagementClusterError {
+function readFailure (err: unknown, server: string, path: string): ManagementClusterError {
   const e = err as { code?: unknown, reason?: unknown, message?: unknown }
   const message = typeof e.message === 'string' ? e.message : String(err)
   // No answer: the server is not there (refused, timed out, TLS failed).
