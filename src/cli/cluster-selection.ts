@@ -1,10 +1,10 @@
 // Which Clusters of a management cluster a command reads, chosen as kubectl chooses objects: -n/--namespace or
 // -A/--all-namespaces, --cluster for one by name, -l/--selector for labels, --cluster-class for the Clusters of one
-// ClusterClass; and the API server it reads them from (--kubeconfig, --context), read-only.
+// ClusterClass; and the API server it reads them from (--kubeconfig, --context), read-only (management-cluster.ts
+// reads them).
 import type { Command } from 'commander'
-import { KubeApi } from '../kube/index.js'
-import type { ApiReader, ClusterSelection } from '../simulate/index.js'
-import { type KubeconfigFlags, kubeconfigOptions, kubeconfigSelection, UsageError } from './command.js'
+import type { ClusterSelection } from '../simulate/index.js'
+import { type KubeconfigFlags, kubeconfigOptions, UsageError } from './command.js'
 
 export interface ClusterSelectionFlags extends KubeconfigFlags {
   namespace?: string
@@ -40,19 +40,4 @@ export function clusterSelection (opts: ClusterSelectionFlags): ClusterSelection
     ...(opts.selector ? { labelSelector: opts.selector } : {}),
     ...(opts.clusterClass ? { clusterClass: opts.clusterClass } : {})
   }
-}
-
-/** A read-only connection to the management cluster of --kubeconfig and --context; close it when done. */
-export function managementCluster (opts: ClusterSelectionFlags): { api: ApiReader, server: string, close: () => Promise<void> } {
-  const api = new KubeApi(kubeconfigSelection(opts), { userAgent: 'runtime-sdk' })
-  return { api, server: api.server, close: async () => await api.close() }
-}
-
-/** A failed read of the management cluster, in one line that says what to check. */
-export function managementClusterProblem (err: unknown, server: string): Error {
-  const e = err as { code?: unknown, reason?: string, message?: string }
-  if (e.code === 401) return new Error(`the API server at ${server} refused the credentials (Unauthorized): check --kubeconfig and --context`)
-  if (e.code === 403) return new Error(`${e.message ?? 'forbidden'}: bind the user to the runtime-sdk-cluster-reader ClusterRole (deploy/rbac/cluster-reader-role.yaml)`)
-  if (typeof e.code === 'number') return err as Error
-  return new Error(`cannot reach the API server at ${server}: ${e.message ?? String(err)}: check --kubeconfig and --context`)
 }

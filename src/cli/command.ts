@@ -91,12 +91,17 @@ export function kubeconfigSelection (opts: KubeconfigFlags): { kubeconfig?: stri
 
 /** The TLS flags of a command that calls extensions: the CA to verify them and a client certificate for mTLS. */
 export function clientTlsOptions (command: Command, aliases: { certificateAuthority?: string, clientCertificate?: string, clientKey?: string } = {}): Command {
-  command
-    .option('--certificate-authority <file>', 'PEM CA bundle to verify extensions (default: the ExtensionConfig\'s caBundle, else the system roots)')
-    .option('--client-certificate <file>', 'PEM client certificate presented to extensions (mTLS; with --client-key)')
-    .option('--client-key <file>', 'PEM key of --client-certificate')
+  command.option('--certificate-authority <file>', 'PEM CA bundle to verify extensions (default: the ExtensionConfig\'s caBundle, else the system roots)')
+  clientCertificateOptions(command)
   for (const [target, flag] of Object.entries(aliases)) hiddenAlias(command, `${flag} <file>`, target)
   return command
+}
+
+/** The client certificate presented to extensions (mTLS), for a command that calls only registered ones (their caBundle). */
+export function clientCertificateOptions (command: Command): Command {
+  return command
+    .option('--client-certificate <file>', 'PEM client certificate presented to extensions (mTLS; with --client-key)')
+    .option('--client-key <file>', 'PEM key of --client-certificate')
 }
 
 export interface ClientTlsFlags {

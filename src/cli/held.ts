@@ -5,15 +5,15 @@ import { Command } from 'commander'
 import type { RuntimeClient } from '../client/runtime-client.js'
 import { callNow } from '../diagnose/call-now.js'
 import { type HeldReport, heldWithinBudget, whyHeld } from '../diagnose/held.js'
-import { registeredExtensions } from '../impact/live.js'
-import { type ApiReader, type ClusterObject, listClusters, readLiveCluster, SimulationInputError } from '../simulate/index.js'
+import { type ApiReader, type ClusterObject, readLiveCluster } from '../simulate/index.js'
 import { clusterBudget, type ClusterBudgetFlags, clusterBudgetOptions } from './cluster-budget.js'
-import { clusterSelection, type ClusterSelectionFlags, clusterSelectionOptions, managementCluster, managementClusterProblem } from './cluster-selection.js'
-import { action, type CliIO, defaultIO, OperationFailed } from './command.js'
+import { type ClusterSelectionFlags, clusterSelectionOptions } from './cluster-selection.js'
+import { action, type CliIO, clientCertificateOptions, type ClientTlsFlags, defaultIO, OperationFailed } from './command.js'
+import { ManagementCluster } from './management-cluster.js'
 import { type OutputFormat, outputOption, render } from './output.js'
 import { columns } from './table.js'
 
-interface HeldCliOptions extends ClusterSelectionFlags, ClusterBudgetFlags {
+interface HeldCliOptions extends ClusterSelectionFlags, ClusterBudgetFlags, ClientTlsFlags {
   call?: boolean
   output: OutputFormat
 }
@@ -57,43 +57,31 @@ async function answerNow (api: ApiReader, cluster: ClusterObject, report: HeldRe
   }
 }
 
+/** Why each chosen Cluster is held, each within its budget; what held opened is closed when done. */
+async function heldReports (opts: HeldCliOptions): Promise<HeldReport[]> {
+  await using cluster = new ManagementCluster(opts)
+  const clusters = await cluster.clusters('held by hooks')
+  const registered = await cluster.registeredExtensions(clusters)
+  const reports: HeldReport[] = []
+  for (const c of clusters) {
+    reports.push(await heldWithinBudget(c, clusterBudget(opts), async () => {
+      const report = await whyHeld(c, registered.extensionConfigs, registered.client)
+      if (opts.call) await answerNow(cluster.api, c, report, registered.client)
+      return report
+    }))
+  }
+  return reports
+}
+
 export function heldCommand (io: CliIO = defaultIO): Command {
   const command = new Command('held')
     .description('why a Cluster does not move: the hooks that hold it, failed on it or are still owed to it, with the extension\'s message, for how long, and the handlers that serve it; reads the management cluster, never writes')
   clusterSelectionOptions(command)
-  return clusterBudgetOptions(command)
+  return clientCertificateOptions(clusterBudgetOptions(command))
     .option('--call', 'call each blocking hook now, with the request Cluster API would send, and show its answer (the only lifecycle hook called)')
     .addOption(outputOption(['table', 'json', 'yaml']))
     .action(action(io, async (opts: HeldCliOptions) => {
-      const selection = clusterSelection(opts)
-      const cluster = managementCluster(opts)
-      let reports: HeldReport[]
-      try {
-        const clusters = await listClusters(cluster.api, selection).catch(err => {
-          if ((err as { code?: unknown }).code === 404 && selection.name) throw new SimulationInputError(`Cluster ${selection.namespace ?? ''}/${selection.name} does not exist`)
-          throw err
-        })
-        const named = clusters[0]
-        if (selection.name && named && named.spec?.topology === undefined) throw new SimulationInputError(`Cluster ${named.metadata.namespace}/${named.metadata.name}: spec.topology is not set: only Clusters with a managed topology are held by hooks`)
-        const registered = await registeredExtensions(cluster.api, [...new Set(clusters.map(c => c.metadata.namespace))])
-        try {
-          reports = []
-          for (const c of clusters) {
-            reports.push(await heldWithinBudget(c, clusterBudget(opts), async () => {
-              const report = await whyHeld(c, registered.extensionConfigs, registered.client)
-              if (opts.call) await answerNow(cluster.api, c, report, registered.client)
-              return report
-            }))
-          }
-        } finally {
-          await registered.client.close()
-        }
-      } catch (err) {
-        if (err instanceof SimulationInputError) throw err
-        throw managementClusterProblem(err, cluster.server)
-      } finally {
-        await cluster.close()
-      }
+      const reports = await heldReports(opts)
       io.stdout(render(opts.output, reports, () => tableText(reports, Date.now())))
       const failed = reports.filter(r => r.error !== undefined)
       if (failed.length > 0) {

@@ -8,17 +8,18 @@ import { BudgetExceeded, withBudget } from '../budget/index.js'
 import { readRecording } from '../impact/recording.js'
 import { RecordedRuntimeClient } from '../impact/recorded-client.js'
 import { type ClusterImpact, clusterImpact } from '../impact/impact.js'
-import { type ClusterImpactFailure, isFailure, registeredExtensions, rolloutImpact, type RolloutImpactReport, summarise, summaryText } from '../impact/live.js'
+import { type ClusterImpactFailure, isFailure, rolloutImpact, type RolloutImpactReport, summarise, summaryText } from '../impact/live.js'
 import { ReplacedExtensionClient } from '../impact/replaced-extension.js'
 import type { RuntimeClient } from '../client/runtime-client.js'
 import { referenceHandlers } from '../reference-extension/index.js'
 import { createInProcessExtension } from '../server/in-process.js'
-import { classExtensionName, InProcessRuntimeClient, simulate, SimulationInputError } from '../simulate/index.js'
+import { classExtensionName, InProcessRuntimeClient, readLiveCluster, simulate, SimulationInputError } from '../simulate/index.js'
 import { clusterBudget, type ClusterBudgetFlags, clusterBudgetOptions } from './cluster-budget.js'
-import { clusterSelection, type ClusterSelectionFlags, clusterSelectionOptions, managementCluster, managementClusterProblem, selectsLiveClusters } from './cluster-selection.js'
-import { action, type CliIO, clientCertificateOf, clientTlsOptions, defaultIO, OperationFailed, UsageError } from './command.js'
+import { type ClusterSelectionFlags, clusterSelectionOptions, selectsLiveClusters } from './cluster-selection.js'
+import { action, type CliIO, clientTlsOptions, defaultIO, OperationFailed, UsageError } from './command.js'
 import { closeTarget, extensionTarget, type ExtensionTargetFlags, extensionTargetOptions, runtimeClientOf } from './extension-target.js'
 import { impactHtml } from './html-report.js'
+import { ManagementCluster } from './management-cluster.js'
 import { readInputs } from './inputs.js'
 import { boundedCountOption } from './options.js'
 import { type OutputFormat, outputOption, render } from './output.js'
@@ -116,39 +117,24 @@ async function impactOfFiles (opts: RolloutImpactCliOptions): Promise<RolloutImp
 
 /** A management cluster: the Clusters chosen, the extensions as their ExtensionConfigs register them. */
 async function impactOfLiveClusters (opts: RolloutImpactCliOptions): Promise<RolloutImpactReport> {
-  const selection = clusterSelection(opts)
   if (opts.currentHandlers) throw new UsageError('--current-handlers is for files: on a management cluster the current version is the one its ExtensionConfig registers')
-  const cluster = managementCluster(opts)
+  await using cluster = new ManagementCluster(opts)
+  const clusters = await cluster.clusters('computed')
+  // A Cluster named on the command line that cannot be read as a topology (its class or a template is gone) is an
+  // input error, as in simulate; read once more below, as every Cluster is: one Cluster, a few GETs.
+  const [named] = clusters
+  if (cluster.selection.name && named) await readLiveCluster(cluster.api, named)
+  const registered = await cluster.registeredExtensions(clusters)
+  const names = registered.extensionConfigs.map(ec => ec.metadata.name)
+  const name = opts.name ?? (names.length === 1 ? names[0] as string : undefined)
+  if (name === undefined) throw new UsageError(`pass --name, the ExtensionConfig the candidate replaces (${names.length === 0 ? 'the cluster has none' : `one of ${names.join(', ')}`})`)
+  if (!names.includes(name)) throw new UsageError(`--name ${name}: the cluster has no ExtensionConfig of that name (it has ${names.join(', ') || 'none'})`)
+  const extensionConfig = registered.extensionConfigs.find(ec => ec.metadata.name === name) as (typeof registered.extensionConfigs)[number]
+  const candidate = await candidateOf(opts, name)
   try {
-    const clientCertificate = clientCertificateOf(opts)
-    let registered
-    try {
-      const namespaces = opts.namespace ? [opts.namespace] : (await cluster.api.list<{ metadata: { name: string } }>('/api/v1/namespaces')).items.map(n => n.metadata.name)
-      registered = await registeredExtensions(cluster.api, namespaces, clientCertificate ? { clientCertificate } : {})
-    } catch (err) {
-      throw managementClusterProblem(err, cluster.server)
-    }
-    const names = registered.extensionConfigs.map(ec => ec.metadata.name)
-    const name = opts.name ?? (names.length === 1 ? names[0] as string : undefined)
-    if (name === undefined) throw new UsageError(`pass --name, the ExtensionConfig the candidate replaces (${names.length === 0 ? 'the cluster has none' : `one of ${names.join(', ')}`})`)
-    if (!names.includes(name)) throw new UsageError(`--name ${name}: the cluster has no ExtensionConfig of that name (it has ${names.join(', ') || 'none'})`)
-    const candidate = await candidateOf(opts, name)
-    try {
-      const extensionConfig = registered.extensionConfigs.find(ec => ec.metadata.name === name) as (typeof registered.extensionConfigs)[number]
-      const report = await rolloutImpact({ api: cluster.api, selection, name, candidate: candidate.client, registered: registered.client, extensionConfig: { object: extensionConfig, namespaceLabels: registered.namespaceLabels }, concurrency: opts.concurrency, budget: clusterBudget(opts) })
-      const only = report.clusters[0]
-      // One Cluster named on the command line that cannot be used is an input error, not a finding.
-      if (selection.name && only && isFailure(only) && /spec\.topology|does not exist/.test(only.error)) throw new SimulationInputError(only.error)
-      return report
-    } catch (err) {
-      if (err instanceof SimulationInputError || err instanceof UsageError) throw err
-      throw managementClusterProblem(err, cluster.server)
-    } finally {
-      await candidate.close()
-      await registered.client.close()
-    }
+    return await rolloutImpact({ api: cluster.api, selection: cluster.selection, name, candidate: candidate.client, registered: registered.client, extensionConfig: { object: extensionConfig, namespaceLabels: registered.namespaceLabels }, concurrency: opts.concurrency, budget: clusterBudget(opts) })
   } finally {
-    await cluster.close()
+    await candidate.close()
   }
 }
 

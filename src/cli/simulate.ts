@@ -9,13 +9,13 @@ import { stringify } from 'yaml'
 import { BudgetExceeded, withBudget } from '../budget/index.js'
 import { classExtensionName, simulate, type SimulationResult } from '../simulate/index.js'
 import type { RuntimeClient } from '../client/runtime-client.js'
-import { registeredExtensions } from '../impact/live.js'
-import { type LiveCluster, listClusters, readLiveCluster, SimulationInputError } from '../simulate/index.js'
+import { type LiveCluster, readLiveCluster } from '../simulate/index.js'
 import { clusterBudget, type ClusterBudgetFlags, clusterBudgetOptions } from './cluster-budget.js'
-import { clusterSelection, type ClusterSelectionFlags, clusterSelectionOptions, managementCluster, managementClusterProblem, selectsLiveClusters } from './cluster-selection.js'
-import { action, type CliIO, clientCertificateOf, clientTlsOptions, defaultIO, OperationFailed, UsageError } from './command.js'
+import { type ClusterSelectionFlags, clusterSelectionOptions, selectsLiveClusters } from './cluster-selection.js'
+import { action, type CliIO, clientTlsOptions, defaultIO, OperationFailed, UsageError } from './command.js'
 import { closeTarget, extensionTarget, type ExtensionTargetFlags, extensionTargetOptions } from './extension-target.js'
 import { simulationHtml } from './html-report.js'
+import { ManagementCluster } from './management-cluster.js'
 import { readInputs } from './inputs.js'
 import { durationOption } from './options.js'
 import { type OutputFormat, outputOption, render } from './output.js'
@@ -162,32 +162,23 @@ async function simulateLive (opts: SimulateCliOptions, live: LiveCluster, client
   }
 }
 
+/** Each chosen Cluster of the management cluster simulated; what was opened to read it is closed when done. */
+async function simulateEachLive (opts: SimulateCliOptions): Promise<LiveOutcome[]> {
+  await using cluster = new ManagementCluster(opts)
+  const clusters = await cluster.clusters('simulated')
+  // Checked before any client is made.
+  if (clusters.length === 0) throw new Error('no Cluster with a managed topology matches') // said in one line, exit 1
+  if (opts.html && clusters.length !== 1) throw new UsageError(`--html draws one Cluster's life and ${clusters.length} were chosen: pick one with --namespace and --cluster`)
+  const given = opts.handlers !== undefined || opts.url !== undefined || opts.extensionConfigs !== undefined
+  const registered = given ? undefined : await cluster.registeredExtensions(clusters)
+  const results: LiveOutcome[] = []
+  for (const c of clusters) results.push(await simulateLive(opts, await readLiveCluster(cluster.api, c), registered?.client))
+  return results
+}
+
 /** Each chosen Cluster of the management cluster, from where it stands, against its registered extensions (or the one given). */
 async function simulateLiveClusters (io: CliIO, opts: SimulateCliOptions): Promise<void> {
-  const selection = clusterSelection(opts)
-  const cluster = managementCluster(opts)
-  const given = opts.handlers !== undefined || opts.url !== undefined || opts.extensionConfigs !== undefined
-  const results: LiveOutcome[] = []
-  try {
-    // A failure to read the management cluster says which server and why, in one line.
-    const reading = async <T>(read: () => Promise<T>): Promise<T> => await read().catch((err: unknown) => {
-      throw err instanceof SimulationInputError ? err : managementClusterProblem(err, cluster.server)
-    })
-    const clusters = await reading(() => listClusters(cluster.api, selection))
-    // Checked before any client is made, so that nothing is left open.
-    if (clusters.length === 0) throw new Error('no Cluster with a managed topology matches') // said in one line, exit 1
-    if (opts.html && clusters.length !== 1) throw new UsageError(`--html draws one Cluster's life and ${clusters.length} were chosen: pick one with --namespace and --cluster`)
-    const namespaces = [...new Set(clusters.map(c => c.metadata.namespace))]
-    const clientCertificate = clientCertificateOf(opts)
-    const registered = given ? undefined : await reading(() => registeredExtensions(cluster.api, namespaces, clientCertificate ? { clientCertificate } : {}))
-    try {
-      for (const c of clusters) results.push(await simulateLive(opts, await reading(() => readLiveCluster(cluster.api, c)), registered?.client))
-    } finally {
-      await registered?.client.close()
-    }
-  } finally {
-    await cluster.close()
-  }
+  const results = await simulateEachLive(opts)
   const text = (r: LiveOutcome): string => `Cluster ${r.cluster}:\n${'error' in r ? `${r.error}\n` : tableText(r.result, opts.toVersion)}`
   io.stdout(render(opts.output, results, () => results.map(text).join('\n')))
   const [only] = results

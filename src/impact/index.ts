@@ -18,7 +18,9 @@
  *
  * @packageDocumentation
  */
-export { rolloutImpact, registeredExtensions, summarise, isFailure, type RolloutImpactOptions, type RolloutImpactReport, type ImpactSummary, type RegisteredExtensions, type ClusterImpactFailure } from './live.js'
+export { rolloutImpact, summarise, isFailure, type RolloutImpactOptions, type RolloutImpactReport, type ImpactSummary, type ClusterImpactFailure } from './live.js'
+// Where the runtime client's registration lives; exported here too, for the impact's "as registered" side.
+export { registeredExtensions, type RegisteredExtensions } from '../client/registered-extensions.js'
 export { clusterImpact, type ClusterImpact, type ImpactInput, type ObjectImpact } from './impact.js'
 export type { FieldChange, RolloutEffect } from './rollout.js'
 export type { InPlaceVerdict } from './in-place.js'

@@ -6,9 +6,6 @@
 // cost their Cluster one line, `could not be computed: ...`, and nothing more.
 import { type Budget, DEFAULT_CLUSTER_BUDGET, withBudget } from '../budget/index.js'
 import type { ExtensionConfig } from '../api/extension-config/types.js'
-import { EXTENSION_CONFIG_COLLECTION_PATH } from '../api/extension-config/constants.js'
-import type { ClientCertificate } from '../client/transport.js'
-import { HttpRuntimeClient } from '../client/client.js'
 import type { RuntimeClient } from '../client/runtime-client.js'
 import { type ApiReader, type ClusterSelection, listClusters, readLiveCluster, ResourcePaths } from '../simulate/index.js'
 import { type ClusterImpact, clusterImpact } from './impact.js'
@@ -93,31 +90,6 @@ function sharedReads (api: ApiReader): ApiReader {
     },
     list: async <T>(path: string) => await api.list<T>(path)
   }
-}
-
-/** The extensions of a management cluster, as its ExtensionConfigs register them. */
-export interface RegisteredExtensions {
-  /** client calls them (close it when done). */
-  client: HttpRuntimeClient
-  /** extensionConfigs are the ExtensionConfigs as stored. */
-  extensionConfigs: ExtensionConfig[]
-  /** namespaceLabels gives the labels of each namespace read (a namespace not read has only its name label). */
-  namespaceLabels: (namespace: string) => Record<string, string>
-}
-
-/** The ExtensionConfigs of the management cluster, registered as Cluster API has them (their status.handlers). */
-export async function registeredExtensions (api: ApiReader, namespaces: readonly string[], options: { clientCertificate?: ClientCertificate } = {}): Promise<RegisteredExtensions> {
-  const extensionConfigs = (await api.list<ExtensionConfig>(EXTENSION_CONFIG_COLLECTION_PATH)).items
-  const labels = new Map<string, Record<string, string>>()
-  for (const ns of namespaces) labels.set(ns, (await api.get<{ metadata?: { labels?: Record<string, string> } }>(`/api/v1/namespaces/${encodeURIComponent(ns)}`)).metadata?.labels ?? {})
-  const namespaceLabels = (ns: string) => labels.get(ns) ?? { 'kubernetes.io/metadata.name': ns }
-  const client = new HttpRuntimeClient({
-    namespaceLabels,
-    ...(options.clientCertificate ? { clientCertificate: options.clientCertificate } : {}),
-    backoff: false
-  })
-  client.warmUp(extensionConfigs)
-  return { client, extensionConfigs, namespaceLabels }
 }
 
 /** The impact of the candidate on every selected Cluster, in namespace and name order. */

@@ -35,8 +35,8 @@ export interface FakeApiServerOptions {
   tls?: { cert: string, key: string, ca?: string }
 }
 
-/** Answer for a request instead of the normal handling: a status code (Status body) or nothing to go on. */
-export type Interceptor = (req: Logged) => number | undefined
+/** Answer for a request instead of the normal handling: a status code (Status body), a Status of its own, or nothing to go on. */
+export type Interceptor = (req: Logged) => number | { code: number, reason: string, message: string } | undefined
 
 /** The body to answer a request with (201 to a POST, else 200), or undefined for the normal handling. */
 export type Answer = (req: Logged) => unknown
@@ -274,6 +274,7 @@ export class FakeApiServer {
       if (text) logged.body = JSON.parse(text)
       this.requests.push(logged)
       const code = this.intercept?.(logged)
+      if (typeof code === 'object') return reply(res, code.code, status(code.code, code.reason, code.message))
       if (code !== undefined) return reply(res, code, status(code, code >= 500 ? 'InternalError' : 'BadRequest', `intercepted with ${code}`))
       const answer = this.#answers.get(logged.path)?.(logged)
       if (answer !== undefined) return reply(res, logged.method === 'POST' ? 201 : 200, answer)

@@ -4,7 +4,8 @@
 // ExtensionConfigs say; hostile ClusterClasses beside ordinary ones, each costing its own Cluster one line.
 import { fileURLToPath } from 'node:url'
 import t from 'tap'
-import { isFailure, registeredExtensions, rolloutImpact, type RolloutImpactReport } from '../../src/impact/live.js'
+import { registeredExtensions } from '../../src/client/registered-extensions.js'
+import { isFailure, rolloutImpact, type RolloutImpactReport } from '../../src/impact/live.js'
 import { RecordedRuntimeClient } from '../../src/impact/recorded-client.js'
 import { ReplacedExtensionClient } from '../../src/impact/replaced-extension.js'
 import { GeneratePatches } from '../../src/api/hooks/v1alpha1/index.js'
