@@ -1,7 +1,7 @@
 // IP addresses, prefixes and MAC addresses as Go parses them: net/netip's strict ParseAddr and ParsePrefix (with their
 // error messages; the CEL ip and cidr libraries use them), k8s.io/utils' "sloppy" ParseIP and ParseCIDR (leading
 // zeros allowed; the ipv4 and cidr formats use them) and net.ParseMAC (the mac format).
-import { goQuote } from './go-format.js'
+import { quote as goQuote } from '../go/strconv.js'
 
 /** An IP address: 4 or 16 bytes, and the IPv6 zone ('' for none). */
 export interface Addr {

@@ -1,7 +1,7 @@
 // Go's net/url parsing, as far as Kubernetes uses it: url.ParseRequestURI (the uri format, format.uri(), isURL(),
 // url()) and url.Parse with the accessors of the CEL url library (scheme, host, hostname, port, escaped path, query).
 // Errors carry Go's messages (`parse "x": invalid URI for request`).
-import { goQuote } from './go-format.js'
+import { quote as goQuote } from '../go/strconv.js'
 import { parseAddr } from './ip.js'
 
 /** A failure of url.Parse or url.ParseRequestURI, with Go's message. */

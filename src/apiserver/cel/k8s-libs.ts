@@ -5,7 +5,7 @@ import { checkFormat } from '../formats.js'
 import { type Addr, addrString, IPParseError, is4In6, parsePrefix, parseAddr, type Prefix } from '../ip.js'
 import { isQualifiedName, isValidLabelValue, nameIsDNS1035Label, nameIsDNSLabel, nameIsDNSSubdomain } from '../names.js'
 import { type GoURL, parseRequestURI, parseURL, urlEscapedPath, urlHostname, urlPort, urlQuery, urlString } from '../url.js'
-import { goQuote } from '../go-format.js'
+import { quote as goQuote } from '../../go/strconv.js'
 import type { FunctionDef, Impl } from './stdlib.js'
 import { CelError, CelList, CelMap, CelOpaque, CelOptional, noSuchOverload, type Val } from './values.js'
 

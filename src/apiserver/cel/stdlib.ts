@@ -1,7 +1,8 @@
 // CEL's standard library with cel-go's semantics: arithmetic with int64/uint64 overflow errors, heterogeneous
 // equality and cross-type numeric comparisons, conversions (`type conversion error from 'string' to 'int'`),
 // string functions (matches with RE2), size, and the timestamp/duration accessors with time zones.
-import { goFormatFloat, goFormatFloatF, runeCount } from '../go-format.js'
+import { runeCount } from '../../go/utf8.js'
+import { formatFloat, parseFloat } from '../../go/strconv.js'
 import { formatRFC3339Nano, parseGoDuration, civilFromDays, daysFromCivil } from '../go-time.js'
 import { matchString } from '../../go/index.js'
 import { index, inOperator } from './access.js'
@@ -155,14 +156,6 @@ function size ([a]: Val[]): Val {
 
 const conversionError = (from: Val, to: string) => new CelError(`type conversion error from '${typeName(from)}' to '${to}'`)
 
-/** strconv.ParseFloat's accepted syntax (decimal, hex, inf, nan; underscores only with a base prefix). */
-function parseGoFloat (s: string): number | undefined {
-  if (/^[+-]?(inf|infinity)$/i.test(s)) return s.startsWith('-') ? -Infinity : Infinity
-  if (/^nan$/i.test(s)) return NaN
-  if (/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(s)) return Number(s)
-  return undefined
-}
-
 function toInt ([a]: Val[]): Val {
   if (typeof a === 'bigint') return a
   if (a instanceof CelUint) return a.value > MAX_INT ? new CelError('integer overflow') : a.value
@@ -197,7 +190,10 @@ function toDouble ([a]: Val[]): Val {
   if (typeof a === 'number') return a
   if (typeof a === 'bigint') return Number(a)
   if (a instanceof CelUint) return Number(a.value)
-  if (typeof a === 'string') return parseGoFloat(a) ?? conversionError(a, 'double')
+  if (typeof a === 'string') {
+    const r = parseFloat(a)
+    return r.ok ? r.v : conversionError(a, 'double')
+  }
   return noSuchOverload('double', a as Val)
 }
 
@@ -205,14 +201,14 @@ function toDouble ([a]: Val[]): Val {
 export function durationString (ns: bigint): string {
   const sec = ns / NS
   const nsec = ns % NS
-  return goFormatFloatF(Number(sec) + Number(nsec) / 1e9) + 's'
+  return formatFloat(Number(sec) + Number(nsec) / 1e9, 'f', -1) + 's'
 }
 
 function toStringFn ([a]: Val[]): Val {
   if (typeof a === 'string') return a
   if (typeof a === 'bigint') return a.toString()
   if (a instanceof CelUint) return a.value.toString()
-  if (typeof a === 'number') return goFormatFloat(a)
+  if (typeof a === 'number') return formatFloat(a, 'g', -1)
   if (typeof a === 'boolean') return String(a)
   if (a instanceof Uint8Array) {
     try { return new TextDecoder('utf-8', { fatal: true }).decode(a) } catch { return new CelError('invalid UTF-8 in bytes, cannot convert to string') }

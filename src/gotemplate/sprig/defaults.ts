@@ -5,9 +5,10 @@ import { sprintf } from '../printf.js'
 import {
   fn, GoCallError, type GoFunc, GoInt, type GoValue, IFACE, Iface, kindOf, type RValue, Unsupported
 } from '../values.js'
-import { parseInt } from '../strconv.js'
+import { parseInt } from '../../go/strconv.js'
 import { deepEqual, empty } from './reflect.js'
-import { JsonError, marshal, unmarshal } from './json.js'
+import { JsonError } from '../../go/json.js'
+import { marshal, unmarshal } from './json.js'
 
 function toJson (v: GoValue, escapeHTML: boolean, indent?: string): string {
   return marshal(v, escapeHTML, indent)
