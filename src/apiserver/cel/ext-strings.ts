@@ -4,7 +4,7 @@
 // %f groups thousands (1,234.50), %e prints 1.234500×10⁰³ (and ignores the precision, as cel-go does), %s prints
 // lists and maps the CEL way ([1, "a"], {"k":1}, doubles inside them with six decimals).
 import { durationString, type FunctionDef, type Impl } from './stdlib.js'
-import { formatRFC3339Nano } from '../go-time.js'
+import { formatRFC3339Nano } from '../../go/time.js'
 import { CelDuration, CelError, CelList, CelMap, CelTimestamp, CelType, CelUint, noSuchOverload, typeName, type Val } from './values.js'
 import { formatFloat, quote as goQuote } from '../../go/strconv.js'
 

@@ -3,7 +3,7 @@
 // string functions (matches with RE2), size, and the timestamp/duration accessors with time zones.
 import { runeCount } from '../../go/utf8.js'
 import { formatFloat, parseFloat } from '../../go/strconv.js'
-import { formatRFC3339Nano, parseGoDuration, civilFromDays, daysFromCivil } from '../go-time.js'
+import { civilFromDays, daysFromCivil, formatRFC3339Nano, parseDuration, parseRFC3339 } from '../../go/time.js'
 import { matchString } from '../../go/index.js'
 import { index, inOperator } from './access.js'
 import {
@@ -235,33 +235,11 @@ function toBool ([a]: Val[]): Val {
   return noSuchOverload('bool', a as Val)
 }
 
-/**
- * time.Parse(time.RFC3339, s): nanoseconds and the zone offset, or undefined. Go falls back from its strict RFC 3339
- * parser to the layout parser, which also takes a comma before the fraction and zone offsets up to 24:00 and 23:60.
- */
-function parseRFC3339 (s: string): { ns: bigint, offset: number } | undefined {
-  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:[.,](\d+))?(Z|[+-]\d{2}:\d{2})$/.exec(s)
-  if (!m) return undefined
-  const [y, mo, d, h, mi, sec] = [1, 2, 3, 4, 5, 6].map(i => Number(m[i])) as [number, number, number, number, number, number]
-  const dim = [31, y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][mo - 1]
-  if (mo < 1 || mo > 12 || d < 1 || d > (dim ?? 0) || h > 23 || mi > 59 || sec > 59) return undefined
-  let offset = 0
-  const zone = m[8] as string
-  if (zone !== 'Z') {
-    const zh = Number(zone.slice(1, 3))
-    const zm = Number(zone.slice(4, 6))
-    if (zh > 24 || zm > 60) return undefined
-    offset = (zh * 3600 + zm * 60) * (zone[0] === '-' ? -1 : 1)
-  }
-  const seconds = BigInt(daysFromCivil(y, mo, d)) * 86400n + BigInt(h * 3600 + mi * 60 + sec - offset)
-  return { ns: seconds * NS + (m[7] !== undefined ? BigInt(m[7].slice(0, 9).padEnd(9, '0')) : 0n), offset }
-}
-
 function toTimestamp ([a]: Val[]): Val {
   if (a instanceof CelTimestamp) return a
   if (typeof a === 'string') {
     const t = parseRFC3339(a)
-    if (t === undefined) return conversionError(a, 'google.protobuf.Timestamp')
+    if (typeof t === 'string') return conversionError(a, 'google.protobuf.Timestamp')
     const sec = t.ns / NS - (t.ns % NS < 0n ? 1n : 0n)
     return sec < MIN_UNIX || sec > MAX_UNIX ? new CelError('timestamp overflow') : new CelTimestamp(t.ns, t.offset)
   }
@@ -272,7 +250,7 @@ function toTimestamp ([a]: Val[]): Val {
 function toDuration ([a]: Val[]): Val {
   if (a instanceof CelDuration) return a
   if (typeof a === 'string') {
-    try { return new CelDuration(parseGoDuration(a)) } catch { return conversionError(a, 'google.protobuf.Duration') }
+    try { return new CelDuration(parseDuration(a)) } catch { return conversionError(a, 'google.protobuf.Duration') }
   }
   // duration(int) is declared but int does not convert to a duration.
   if (typeof a === 'bigint') return conversionError(a, 'google.protobuf.Duration')
