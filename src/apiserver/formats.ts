@@ -4,8 +4,9 @@
 import { isEmail } from './email.js'
 import { parseDuration } from '../go/time.js'
 import { parseGoDate } from './go-time.js'
-import { isCIDRSloppy, isMAC, parseAddr, parseIPSloppy } from './ip.js'
-import { parseRequestURI } from './url.js'
+import { isCIDRSloppy, isMAC, parseIPSloppy } from './ip.js'
+import { parseAddr } from '../go/netip.js'
+import { parseRequestURI } from '../go/url.js'
 
 const HOSTNAME = /^([a-zA-Z0-9\p{S}\p{L}]((-?[a-zA-Z0-9\p{S}\p{L}]{0,62})?)|([a-zA-Z0-9\p{S}\p{L}](([a-zA-Z0-9\-\p{S}\p{L}]{0,61}[a-zA-Z0-9\p{S}\p{L}])?)(\.)){1,}([a-zA-Z\p{L}]){2,63})$/u
 const UUID = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i

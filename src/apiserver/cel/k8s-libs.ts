@@ -2,9 +2,9 @@
 // containsCIDR(), masked()…), URLs (url(), isURL(), getScheme()…), semantic versions (semver(), major()…) and named
 // formats (format.dns1123Label(), format.named(), validate()), each with Go's parsing and Kubernetes' messages.
 import { checkFormat } from '../formats.js'
-import { type Addr, addrString, IPParseError, is4In6, parsePrefix, parseAddr, type Prefix } from '../ip.js'
+import { type Addr, addrString, IPParseError, is4In6, parseAddr, parsePrefix, type Prefix } from '../../go/netip.js'
 import { isQualifiedName, isValidLabelValue, nameIsDNS1035Label, nameIsDNSLabel, nameIsDNSSubdomain } from '../names.js'
-import { type GoURL, parseRequestURI, parseURL, urlEscapedPath, urlHostname, urlPort, urlQuery, urlString } from '../url.js'
+import { type GoURL, parseRequestURI, parseURL, urlEscapedPath, urlHostname, urlPort, urlQuery, urlString } from '../../go/url.js'
 import { quote as goQuote } from '../../go/strconv.js'
 import type { FunctionDef, Impl } from './stdlib.js'
 import { CelError, CelList, CelMap, CelOpaque, CelOptional, noSuchOverload, type Val } from './values.js'
