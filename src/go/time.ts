@@ -140,19 +140,24 @@ export function civilFromDays (z: number): { year: number, month: number, day: n
 
 const pad = (n: number, w = 2) => String(n).padStart(w, '0')
 
-/** t.Format(time.RFC3339Nano) in UTC, or with a fixed offset in seconds (zone Z when 0). */
-export function formatRFC3339Nano (ns: bigint, offsetSeconds = 0): string {
+/** The civil time of a time at a fixed offset (seconds east of UTC), and its day count since 1970-01-01. */
+export function civilTime (ns: bigint, offsetSeconds = 0): { year: number, month: number, day: number, hour: number, minute: number, second: number, nanos: bigint, days: number } {
   const local = ns + BigInt(offsetSeconds) * NS_PER_SECOND
   let secs = local / NS_PER_SECOND
-  let frac = local % NS_PER_SECOND
-  if (frac < 0n) { frac += NS_PER_SECOND; secs -= 1n }
+  let nanos = local % NS_PER_SECOND
+  if (nanos < 0n) { nanos += NS_PER_SECOND; secs -= 1n }
   let days = secs / 86400n
   let rem = secs % 86400n
   if (rem < 0n) { rem += 86400n; days -= 1n }
-  const { year, month, day } = civilFromDays(Number(days))
   const r = Number(rem)
-  let out = `${year < 0 ? '-' + pad(-year, 4) : pad(year, 4)}-${pad(month)}-${pad(day)}T${pad(Math.floor(r / 3600))}:${pad(Math.floor(r / 60) % 60)}:${pad(r % 60)}`
-  if (frac > 0n) out += '.' + frac.toString().padStart(9, '0').replace(/0+$/, '')
+  return { ...civilFromDays(Number(days)), hour: Math.floor(r / 3600), minute: Math.floor(r / 60) % 60, second: r % 60, nanos, days: Number(days) }
+}
+
+/** t.Format(time.RFC3339Nano) in UTC, or with a fixed offset in seconds (zone Z when 0). */
+export function formatRFC3339Nano (ns: bigint, offsetSeconds = 0): string {
+  const t = civilTime(ns, offsetSeconds)
+  let out = `${t.year < 0 ? '-' + pad(-t.year, 4) : pad(t.year, 4)}-${pad(t.month)}-${pad(t.day)}T${pad(t.hour)}:${pad(t.minute)}:${pad(t.second)}`
+  if (t.nanos > 0n) out += '.' + t.nanos.toString().padStart(9, '0').replace(/0+$/, '')
   if (offsetSeconds === 0) return out + 'Z'
   const o = Math.abs(offsetSeconds)
   return out + (offsetSeconds < 0 ? '-' : '+') + pad(Math.floor(o / 3600)) + ':' + pad(Math.floor(o / 60) % 60)

@@ -3,7 +3,7 @@
 // string functions (matches with RE2), size, and the timestamp/duration accessors with time zones.
 import { runeCount } from '../../go/utf8.js'
 import { formatFloat, parseFloat } from '../../go/strconv.js'
-import { civilFromDays, daysFromCivil, formatRFC3339Nano, parseDuration, parseRFC3339 } from '../../go/time.js'
+import { civilTime, daysFromCivil, formatRFC3339Nano, parseDuration, parseRFC3339 } from '../../go/time.js'
 import { matchString } from '../../go/index.js'
 import { index, inOperator } from './access.js'
 import {
@@ -268,25 +268,17 @@ const zoneFormats = new Map<string, Intl.DateTimeFormat>()
 
 /** The civil time of a timestamp at a fixed offset (seconds east of UTC). */
 function fixedLocal (ns: bigint, offset: number): LocalTime {
-  const shifted = ns + BigInt(offset) * NS
-  let secs = shifted / NS
-  let frac = shifted % NS
-  if (frac < 0n) { frac += NS; secs -= 1n }
-  let days = secs / 86400n
-  let rem = secs % 86400n
-  if (rem < 0n) { rem += 86400n; days -= 1n }
-  const { year, month, day } = civilFromDays(Number(days))
-  const r = Number(rem)
+  const t = civilTime(ns, offset)
   return {
-    year,
-    month,
-    day,
-    hour: Math.floor(r / 3600),
-    minute: Math.floor(r / 60) % 60,
-    second: r % 60,
-    weekday: ((Number(days) % 7) + 11) % 7,
-    yday: Number(days) - daysFromCivil(year, 1, 1),
-    ms: Number(frac / 1_000_000n)
+    year: t.year,
+    month: t.month,
+    day: t.day,
+    hour: t.hour,
+    minute: t.minute,
+    second: t.second,
+    weekday: ((t.days % 7) + 11) % 7,
+    yday: t.days - daysFromCivil(t.year, 1, 1),
+    ms: Number(t.nanos / 1_000_000n)
   }
 }
 
