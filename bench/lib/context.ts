@@ -3,8 +3,7 @@
 import { fileURLToPath } from 'node:url'
 import type { LoadGenerator } from './load.js'
 import type { Pinning } from './processes.js'
-import type { ServerUnderTest } from './server-cases.js'
-import type { CaseResult, RunSettings } from './types.js'
+import type { CaseResult, RunSettings, ServerUnderTest } from './types.js'
 import type { Workload } from './workloads.js'
 
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url))

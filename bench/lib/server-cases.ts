@@ -8,28 +8,8 @@ import { repoRoot, type ScenarioContext } from './context.js'
 import { CONNECTIONS, serverCaseId, type Transport } from './ids.js'
 import { cpuSeconds, sampleRss, startServer, type ServerProcess } from './processes.js'
 import { summarize } from './stats.js'
-import type { CaseResult, Comparison, Run } from './types.js'
+import type { CaseResult, Run, ServerUnderTest } from './types.js'
 import type { Workload } from './workloads.js'
-
-export interface ServerUnderTest {
-  /** key starts every case id, e.g. ours/bcc-5k/https/c10. */
-  key: string
-  /** system is the table's label. */
-  system: string
-  transports: readonly Transport[]
-  /** command starts the server for a transport; nodeFlags (e.g. --cpu-prof) apply to Node servers only. */
-  command: (transport: Transport, nodeFlags: string[]) => Promise<string[]>
-  /** compare says what a case is measured against (scenario 1 is the baseline of the others). */
-  compare?: (workload: Workload, transport: Transport, connections: number) => Comparison | undefined
-  /** unavailable, when set, says why no case can run (e.g. `go` is not installed). */
-  unavailable?: () => Promise<string | undefined>
-  /** readyLine: the server is ready when its stderr prints a line matching it, group 1 the URL (else a JSON line on stdout). */
-  readyLine?: RegExp
-  /** allCores: neither the server nor the load generator is pinned (the multi-process comparisons). */
-  allCores?: boolean
-  /** only limits the cases this system runs. */
-  only?: (workload: Workload, transport: Transport, connections: number) => boolean
-}
 
 export const TRANSPORT_LABEL: Record<Transport, string> = { http: 'HTTP', https: 'HTTPS keep-alive' }
 

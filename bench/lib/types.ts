@@ -1,4 +1,7 @@
-// The shapes shared by the benchmark harness: one measured repetition, one case, one scenario, a whole run.
+// The shapes shared by the benchmark harness: one measured repetition, one case, one scenario, a whole run, a server
+// under test.
+import type { Transport } from './ids.js'
+import type { Workload } from './workloads.js'
 
 /** One measured repetition of a case (a load-generator run, or a batch of client calls). */
 export interface Run {
@@ -101,4 +104,25 @@ export interface BenchResult {
   meta: RunMeta
   scenarios: ScenarioResult[]
   targets: Target[]
+}
+
+/** A system whose server the server scenarios measure (server-cases.ts). */
+export interface ServerUnderTest {
+  /** key starts every case id, e.g. ours/bcc-5k/https/c10. */
+  key: string
+  /** system is the table's label. */
+  system: string
+  transports: readonly Transport[]
+  /** command starts the server for a transport; nodeFlags (e.g. --cpu-prof) apply to Node servers only. */
+  command: (transport: Transport, nodeFlags: string[]) => Promise<string[]>
+  /** compare says what a case is measured against (scenario 1 is the baseline of the others). */
+  compare?: (workload: Workload, transport: Transport, connections: number) => Comparison | undefined
+  /** unavailable, when set, says why no case can run (e.g. `go` is not installed). */
+  unavailable?: () => Promise<string | undefined>
+  /** readyLine: the server is ready when its stderr prints a line matching it, group 1 the URL (else a JSON line on stdout). */
+  readyLine?: RegExp
+  /** allCores: neither the server nor the load generator is pinned (the multi-process comparisons). */
+  allCores?: boolean
+  /** only limits the cases this system runs. */
+  only?: (workload: Workload, transport: Transport, connections: number) => boolean
 }

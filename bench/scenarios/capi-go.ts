@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs'
 import { join } from 'node:path'
 import { buildCapiInterop } from '../../tools/harness/capi-interop.js'
 import type { Scenario } from '../lib/context.js'
-import type { ServerUnderTest } from '../lib/server-cases.js'
+import type { ServerUnderTest } from '../lib/types.js'
 import { serverCaseId } from '../lib/ids.js'
 
 export const capiGoScenario: Scenario = {

@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import type { Scenario, ScenarioContext } from '../lib/context.js'
 import { repoRoot } from '../lib/context.js'
 import { serverCaseId, type Transport } from '../lib/ids.js'
-import type { ServerUnderTest } from '../lib/server-cases.js'
+import type { ServerUnderTest } from '../lib/types.js'
 import { ensureBuilt, untracedCli } from '../lib/build.js'
 import { cliCommand } from '../lib/shipped.js'
 

@@ -16,7 +16,9 @@
 // errors) the API server's answer varies; here the declared fields are visited first and the first undeclared field
 // in the object's order is the one reported. A KeyOrder can replay a given order.
 import { type SmdAtom, type SmdList, type SmdMap, ANY, resourceType } from './apply-schema.js'
-import { compareBytes, goNumber, goQuote, goSharpV, goTypeName, goValue } from './go-format.js'
+import { goNumber, goSharpV, goTypeName, goValue } from './go-format.js'
+import { quote as goQuote } from '../go/strconv.js'
+import { compare as compareBytes } from '../go/strings.js'
 import { type SchemaInput, type Structural, toStructural } from './schema.js'
 
 /** The order a map's keys are visited in, given the map's path and its keys in the default order. */

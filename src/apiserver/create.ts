@@ -13,7 +13,7 @@ import { type FieldError, forbidden, invalid, invalidObjectMessage, required } f
 import { validateListTypes } from './listtype.js'
 import { isDNS1123Subdomain, nameIsDNSLabel, nameIsDNSSubdomain } from './names.js'
 import { coerceEmbedded, roundTripObjectMeta, validateEmbedded } from './objectmeta.js'
-import { compareBytes } from './go-format.js'
+import { compare as compareBytes } from '../go/strings.js'
 import { pruneInPlace } from './prune.js'
 import type { Structural } from './schema.js'
 import { validateValue } from './validate.js'

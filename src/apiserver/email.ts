@@ -1,7 +1,7 @@
 // The email format: Go's net/mail.ParseAddress must accept the string and give a non-empty address. This follows its
 // parser (addr-spec first, then `Name <addr>`, groups, quoted strings, comments, domain literals). RFC 2047 encoded
 // words in display names are taken as plain words (Go decodes them; a malformed one fails there).
-import { parseAddr } from './ip.js'
+import { parseAddr } from '../go/netip.js'
 
 const isVchar = (c: string) => (c >= '!' && c <= '~') || c.codePointAt(0)! >= 0x80
 const isWSP = (c: string) => c === ' ' || c === '\t'

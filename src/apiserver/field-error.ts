@@ -1,7 +1,8 @@
 // Kubernetes' field errors (k8s.io/apimachinery/pkg/util/validation/field) and the messages built from them: one error
 // prints as `spec.x: Invalid value: "abc": must be …`, a list as apimachinery's aggregate prints it, and a refused
 // object as `apierrors.NewInvalid(...).Error()`. Callers compare these strings with what a real API server answers.
-import { GoFloat64, goFormatFloat, goJson, goNumber, goQuote, GoStruct } from './go-format.js'
+import { GoFloat64, goJson, goNumber, GoStruct } from './go-format.js'
+import { formatFloat, quote as goQuote } from '../go/strconv.js'
 
 /** The field error types of apimachinery, by the name Go gives them on the wire (StatusCause.type). */
 export type FieldErrorType =
@@ -118,7 +119,7 @@ const TYPE_NAMES: Record<FieldErrorType, string> = {
 
 /** How field.Error prints its value: numbers and booleans with %v, strings with %q, anything else as JSON. */
 function printValue (value: unknown): string {
-  if (value instanceof GoFloat64) return goFormatFloat(value.value)
+  if (value instanceof GoFloat64) return formatFloat(value.value, 'g', -1)
   if (value instanceof GoStruct) return value.json
   if (typeof value === 'number') return goNumber(value)
   if (typeof value === 'bigint' || typeof value === 'boolean') return String(value)

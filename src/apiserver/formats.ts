@@ -2,9 +2,11 @@
 // a format not in this list is ignored, as Kubernetes ignores it. Names are compared without dashes, as strfmt does
 // (date-time and datetime are the same format).
 import { isEmail } from './email.js'
-import { parseGoDate, parseGoDuration } from './go-time.js'
-import { isCIDRSloppy, isMAC, parseAddr, parseIPSloppy } from './ip.js'
-import { parseRequestURI } from './url.js'
+import { parseDuration } from '../go/time.js'
+import { parseGoDate } from './go-time.js'
+import { isCIDRSloppy, isMAC, parseIPSloppy } from './ip.js'
+import { parseAddr } from '../go/netip.js'
+import { parseRequestURI } from '../go/url.js'
 
 const HOSTNAME = /^([a-zA-Z0-9\p{S}\p{L}]((-?[a-zA-Z0-9\p{S}\p{L}]{0,62})?)|([a-zA-Z0-9\p{S}\p{L}](([a-zA-Z0-9\-\p{S}\p{L}]{0,61}[a-zA-Z0-9\p{S}\p{L}])?)(\.)){1,}([a-zA-Z\p{L}]){2,63})$/u
 const UUID = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i
@@ -69,7 +71,7 @@ const TIME_UNITS: Array<[string[], bigint]> = [
 
 /** strfmt.ParseDuration: Go's time.ParseDuration, else a sum of `<n> <unit>` pieces (`3 days`); nanoseconds or undefined. */
 export function parseStrfmtDuration (s: string): bigint | undefined {
-  try { return parseGoDuration(s) } catch {}
+  try { return parseDuration(s) } catch {}
   let total = 0n
   let ok = false
   // Go's \s is [\t\n\f\r ], narrower than JavaScript's.

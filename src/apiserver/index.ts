@@ -25,7 +25,8 @@ export {
   invalid, invalidOmitValue, typeInvalid, required, forbidden, duplicate, notFound, notSupported, tooLong, tooMany, internalError,
   childPath, indexPath, keyPath
 } from './field-error.js'
-export { goJson, goQuote, GoStruct } from './go-format.js'
+export { goJson, GoStruct } from './go-format.js'
+export { quote as goQuote } from '../go/strconv.js'
 export { RULES_NOT_CHECKED, type ResourceOptions, type ResourceResult } from './create.js'
 export { type KeyOrder, typedPatchError } from './apply.js'
 

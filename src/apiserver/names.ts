@@ -1,7 +1,7 @@
 // Kubernetes' name checks (k8s.io/apimachinery util/validation and api/validate/content) with their messages: label
 // keys and values, DNS labels and subdomains, path segments. Embedded resources' metadata and the CEL format library
 // (format.dns1123Label() …) report exactly these strings.
-import { byteLength } from './go-format.js'
+import { byteLength } from '../go/utf8.js'
 
 const DNS1123_LABEL = '[a-z0-9]([-a-z0-9]*[a-z0-9])?'
 const DNS1123_SUBDOMAIN = DNS1123_LABEL + '(\\.' + DNS1123_LABEL + ')*'

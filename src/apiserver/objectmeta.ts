@@ -6,7 +6,7 @@
 // Left out: managedFields (copied as they are, not checked) and the exact decoding error for a malformed metadata
 // field (the API server answers 400 with a Go json message; here the metadata is reported Invalid).
 import { type FieldError, type FieldPath, childPath, indexPath, invalid, keyPath, required, tooLong } from './field-error.js'
-import { byteLength } from './go-format.js'
+import { byteLength } from '../go/utf8.js'
 import { isDNS1035Label, isQualifiedName, isValidLabelValue, isPathSegment, nameIsDNSLabel } from './names.js'
 import type { Structural } from './schema.js'
 

@@ -4,7 +4,7 @@
 // returned sorted, as apiextensions reports them (the warnings of fieldValidation=Warn; Cluster API's "field(s) are
 // not specified in the variable schema").
 import { spend } from '../budget/index.js'
-import { compareBytes } from './go-format.js'
+import { compare as compareBytes } from '../go/strings.js'
 import type { Structural } from './schema.js'
 
 const META_FIELDS = new Set(['apiVersion', 'kind', 'metadata'])

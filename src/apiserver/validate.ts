@@ -9,7 +9,9 @@
 import { spend } from '../budget/index.js'
 import { effectiveFormat, checkFormat, isStringFormat } from './formats.js'
 import { type FieldError, type FieldPath, childPath, invalid, notSupported, required, tooLong, tooMany, typeInvalid } from './field-error.js'
-import { GoFloat64, goFormatFloat, goFormatFloatF, goJson, goQuote, goValue, runeCount } from './go-format.js'
+import { GoFloat64, goJson, goValue } from './go-format.js'
+import { runeCount } from '../go/utf8.js'
+import { formatFloat, quote as goQuote } from '../go/strconv.js'
 import { matchString } from '../go/index.js'
 import type { JSONSchemaProps } from './schema.js'
 
@@ -90,7 +92,7 @@ function node (props: JSONSchemaProps): Node {
 
 /** IsValueValidAgainstRange: whether a number fits the schema's type and format (a plain error otherwise). */
 function rangeCheck (v: number, kind: 'int' | 'float', typeName: string, format: string, prefix: string, path: string): OErr | undefined {
-  const rep = kind === 'int' ? BigInt(v).toString() : goFormatFloatF(v)
+  const rep = kind === 'int' ? BigInt(v).toString() : formatFloat(v, 'f', -1)
   let ok = true
   if (typeName === 'integer') {
     const bits = format === 'int32' ? 32 : 64
@@ -184,7 +186,7 @@ function bound (n: Node, path: string, v: number, kind: 'int' | 'float', typeNam
   const fails = isMax ? (exclusive ? v >= lim : v > lim) : (exclusive ? v <= lim : v < lim)
   if (fails) {
     const word = isMax ? (exclusive ? 'less than' : 'less than or equal to') : (exclusive ? 'greater than' : 'greater than or equal to')
-    const shown = intCompare ? BigInt(lim).toString() : goFormatFloat(limit)
+    const shown = intCompare ? BigInt(lim).toString() : formatFloat(limit, 'g', -1)
     // Without an integer comparison Go compares (and reports) the value as a float64.
     addErrors(r, { kind: 'other', name: path, value: intCompare ? v : new GoFloat64(v), message: `${path} in body should be ${word} ${shown}` })
   }
@@ -209,14 +211,14 @@ function numberValidator (n: Node, path: string, v: number): Result {
     const check = rangeCheck(factor, isInt64(factor) ? 'int' : 'float', typeName, format, 'MultipleOf', path)
     if (check) addErrors(resMultiple, check)
     if (factor <= 0) {
-      addErrors(resMultiple, { kind: 'other', name: path, value: factor, message: `factor MultipleOf declared for ${path} must be positive: ${!check && kind === 'int' ? BigInt(Math.trunc(factor)) : goFormatFloat(factor)}` })
+      addErrors(resMultiple, { kind: 'other', name: path, value: factor, message: `factor MultipleOf declared for ${path} must be positive: ${!check && kind === 'int' ? BigInt(Math.trunc(factor)) : formatFloat(factor, 'g', -1)}` })
     } else if (!check && kind === 'int') {
       const f = BigInt(Math.trunc(factor))
       if (f <= 0n) addErrors(resMultiple, { kind: 'other', name: path, value: f, message: `factor MultipleOf declared for ${path} must be positive: ${f}` })
       else if (BigInt(v) % f !== 0n) addErrors(resMultiple, { kind: 'other', name: path, value: v, message: `${path} in body should be a multiple of ${f}` })
     } else {
       const mult = factor < 1 ? 1 / factor * v : v / factor
-      if (!isJSONInteger(mult)) addErrors(resMultiple, { kind: 'other', name: path, value: new GoFloat64(v), message: `${path} in body should be a multiple of ${goFormatFloat(factor)}` })
+      if (!isJSONInteger(mult)) addErrors(resMultiple, { kind: 'other', name: path, value: new GoFloat64(v), message: `${path} in body should be a multiple of ${formatFloat(factor, 'g', -1)}` })
     }
   }
   const resMinimum = p.minimum !== undefined ? bound(n, path, v, kind, typeName, format, p.minimum, p.exclusiveMinimum === true, false) : undefined

@@ -20,6 +20,7 @@
 import { AsyncLocalStorage, createHook } from 'node:async_hooks'
 import { getHeapStatistics } from 'node:v8'
 import { codedError } from '../errors/index.js'
+import { durationString } from '../go/time.js'
 
 /** The time and memory one piece of work may take. */
 export interface Budget {
@@ -84,13 +85,6 @@ const slices = createHook({
 })
 let budgetsRunning = 0
 
-/** `90000` -> `1m30s`, `500` -> `500ms`, as Go prints a duration (src/server/duration.ts has the whole of it). */
-function duration (ms: number): string {
-  if (ms < 1000) return `${ms}ms`
-  const m = Math.floor(ms / 60_000)
-  return `${m > 0 ? `${m}m` : ''}${+((ms % 60_000) / 1000).toFixed(3)}s`
-}
-
 /** `536870912` -> `512Mi`. */
 export function quantity (bytes: number): string {
   for (const [unit, size] of [['Gi', 2 ** 30], ['Mi', 2 ** 20], ['Ki', 2 ** 10]] as const) if (bytes >= size && bytes % size === 0) return `${bytes / size}${unit}`
@@ -106,7 +100,7 @@ function check (running: Running): void {
   if (running.exceeded) throw running.exceeded
   const { budget, slice } = running
   const spent = running.spentMs + (slice ? cpuMs() - slice.start : 0)
-  if (budget.timeoutMs > 0 && spent > budget.timeoutMs) throw exceed(running, `took longer than ${duration(budget.timeoutMs)}`)
+  if (budget.timeoutMs > 0 && spent > budget.timeoutMs) throw exceed(running, `took longer than ${durationString(BigInt(Math.round(budget.timeoutMs * 1e6)))}`)
   const grown = running.grownBytes + (slice ? heapUsed() - slice.heap : 0)
   if (budget.memoryBytes > 0 && grown > budget.memoryBytes) throw exceed(running, `used more than ${quantity(budget.memoryBytes)} of memory`)
 }

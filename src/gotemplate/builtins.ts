@@ -3,13 +3,13 @@
 // exec (they short-circuit); their entries here give the signature.
 import { sprint, sprintln } from './fmt.js'
 import { sprintf } from './printf.js'
-import { isPrint } from './strconv.js'
+import { isPrint } from '../go/strconv.js'
 import { truth } from './exec.js'
 import {
-  byteLength, byteSlice, compareStrings, elemType, fn, GoCallError, type GoFunc, GoInt, GoMap, GoObject, GoSlice, type GoValue, goInt,
-  IFACE, Iface, INVALID, isAscii, isSignedKind, isUnsignedKind, kindOf, type RValue, rtypeOf, slot, typeOf, utf8Bytes,
-  zeroOf
+  byteSlice, elemType, fn, GoCallError, type GoFunc, GoInt, GoMap, GoObject, GoSlice, type GoValue, goInt, IFACE, Iface, INVALID, isAscii, isSignedKind, isUnsignedKind, kindOf, type RValue, rtypeOf, slot, typeOf, utf8Bytes, zeroOf
 } from './values.js'
+import { byteLength } from '../go/utf8.js'
+import { compare as compareStrings } from '../go/strings.js'
 
 const RV = 'reflect.Value'
 

@@ -9,12 +9,11 @@ import type {
   VariableNode
 } from './nodes.js'
 import { nodeString } from './nodes.js'
-import { quote } from './strconv.js'
+import { quote } from '../go/strconv.js'
 import {
-  byteLength, canBeNil, elemType, GoCallError, type GoFunc, GoInt, GoMap, GoObject, GoSlice, type GoValue, goInt, IFACE,
-  Iface, INVALID, type IntType, isSignedKind, isUnsignedKind, kindOfType, REFLECT_VALUE, type RValue, rtypeOf,
-  slot, sortedKeys, toIface, Unsupported, wrapInt, zeroOf
+  canBeNil, elemType, GoCallError, type GoFunc, GoInt, GoMap, GoObject, GoSlice, type GoValue, goInt, IFACE, Iface, INVALID, type IntType, isSignedKind, isUnsignedKind, kindOfType, REFLECT_VALUE, type RValue, rtypeOf, slot, sortedKeys, toIface, Unsupported, wrapInt, zeroOf
 } from './values.js'
+import { byteLength } from '../go/utf8.js'
 import type { Tree } from './parse.js'
 
 const MISSING: unique symbol = Symbol('missing')

@@ -5,7 +5,8 @@ import { spend } from '../budget/index.js'
 import {
   GoInt, GoMap, GoObject, GoSlice, type GoValue, IFACE, isSignedKind, sortedKeys, typeOf, Unsupported, utf8Bytes
 } from './values.js'
-import { canBackquote, formatFloat, formatFloatBinary, isPrint, quoteWith } from './strconv.js'
+import { canBackquote, formatFloat, formatFloatBinary, isPrint, quoteWith } from '../go/strconv.js'
+import { runeCount } from '../go/utf8.js'
 
 /** fmt's flags, width and precision of one verb. */
 interface Flags {
@@ -25,12 +26,6 @@ interface Flags {
 /** Flags reset, as Go's pp.clearflags. */
 export function clearFlags (): Flags {
   return { plus: false, minus: false, sharp: false, space: false, zero: false, plusV: false, sharpV: false, wid: 0, widPresent: false, prec: 0, precPresent: false }
-}
-
-function runeCount (s: string): number {
-  let n = 0
-  for (const _ of s) n++ // eslint-disable-line @typescript-eslint/no-unused-vars
-  return n
 }
 
 /** One formatting run (Go's pp). */

@@ -20,7 +20,7 @@ export type { MissingKey } from './exec.js'
 export { GoCallError, GoInt, GoMap, GoObject, GoSlice, Unsupported, fromJSON, type GoFunc, type GoValue } from './values.js'
 export { sprint } from './fmt.js'
 export { sprintf } from './printf.js'
-export { quote } from './strconv.js'
+export { quote } from '../go/strconv.js'
 export { yamlToJSON, YamlError } from './yaml.js'
 
 /** Template functions by name, as text/template's FuncMap. */

@@ -2,8 +2,8 @@
 // trimming of `{{- ` and ` -}}`, comments, quoted, raw and character constants, numbers and error texts. The parser
 // pulls items one at a time; positions are offsets into the JS string (the error context converts them to Go's
 // byte columns).
-import { isPrint, quote } from './strconv.js'
-import { byteLength } from './values.js'
+import { isPrint, quote } from '../go/strconv.js'
+import { byteLength } from '../go/utf8.js'
 
 /** Item types, in Go's order (keywords after KEYWORD). */
 export const enum T {

@@ -3,7 +3,7 @@
 // at once, as Go's exec picks among them by context).
 import { T } from './lex.js'
 import type { NumberNode } from './nodes.js'
-import { parseFloat, parseInt, parseUint, quote } from './strconv.js'
+import { parseFloat, parseInt, parseUint, quote } from '../go/strconv.js'
 import { Unsupported } from './values.js'
 
 /** strconv.Unquote for string and raw-string tokens (undefined for invalid syntax). */

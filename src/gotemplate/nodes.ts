@@ -1,6 +1,6 @@
 // The parse tree of a template (text/template/parse/node.go) and how each node prints itself: Go's exec quotes a
 // node's String() in its error messages (`at <.a.b>`), so these must print exactly as Go's do.
-import { quote } from './strconv.js'
+import { quote } from '../go/strconv.js'
 
 /** A plain-text node. */
 interface TextNode { type: 'text', pos: number, text: string }

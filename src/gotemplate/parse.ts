@@ -7,7 +7,7 @@ import type {
 } from './nodes.js'
 import { nodeString } from './nodes.js'
 import { newNumber, unquote } from './literals.js'
-import { quote } from './strconv.js'
+import { quote } from '../go/strconv.js'
 import { Unsupported } from './values.js'
 
 /** A parse error; message is Go's (`template: NAME:LINE: ...`). */

@@ -13,6 +13,7 @@
 // A Go string is a sequence of bytes; here it is a JS string of valid Unicode. Byte-indexed operations (len,
 // index, substr, trunc…) measure UTF-8 and refuse (Unsupported) to cut a multi-byte character, since the result
 // would not be valid text.
+import { compare } from '../go/strings.js'
 
 /** A Go integer of a named integer type (int is 64 bits, as on Cluster API's platforms). */
 export class GoInt {
@@ -177,18 +178,6 @@ export function canBeNil (type: string): boolean {
   return kind === 'slice' || kind === 'map' || kind === 'ptr' || kind === 'interface' || kind === 'func' || type === REFLECT_VALUE
 }
 
-/** Length of a Go string: its UTF-8 bytes. */
-export function byteLength (s: string): number {
-  let n = s.length
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i)
-    if (c < 0x80) continue
-    if (c < 0x800) n += 1
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) { n += 2; i++ } else n += 2
-  }
-  return n
-}
-
 const encoder = new TextEncoder()
 const decoder = new TextDecoder('utf-8', { fatal: true })
 
@@ -216,27 +205,9 @@ export function isAscii (s: string): boolean {
   return /^[\x00-\x7f]*$/.test(s)
 }
 
-/** Compares Go strings the way Go does (bytewise UTF-8, i.e. by code point). */
-export function compareStrings (a: string, b: string): number {
-  if (a === b) return 0
-  const n = Math.min(a.length, b.length)
-  for (let i = 0; i < n; i++) {
-    const x = a.charCodeAt(i)
-    const y = b.charCodeAt(i)
-    if (x !== y) {
-      // A surrogate (a code point above U+FFFF) sorts after every BMP code point in UTF-8.
-      const xs = x >= 0xd800 && x <= 0xdfff
-      const ys = y >= 0xd800 && y <= 0xdfff
-      if (xs !== ys) return xs ? 1 : -1
-      return x < y ? -1 : 1
-    }
-  }
-  return a.length < b.length ? -1 : a.length > b.length ? 1 : 0
-}
-
 /** The map's keys in Go's sorted order (fmt and range sort string keys). */
 export function sortedKeys (m: Map<string, GoValue>): string[] {
-  return [...m.keys()].sort(compareStrings)
+  return [...m.keys()].sort(compare)
 }
 
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g

@@ -11,7 +11,7 @@ import { spend } from '../budget/index.js'
 import { GO_YAML_MAX_DEPTH, YAML_MAX_NESTING, yamlNesting } from './yaml-depth.js'
 import { checkAnchors, libyamlMessage, nextToken, rootEnd, YamlError } from './yaml-libyaml.js'
 import { sprintf } from './printf.js'
-import { formatFloat, parseFloat, parseInt, parseUint } from './strconv.js'
+import { formatFloat, parseFloat, parseInt, parseUint } from '../go/strconv.js'
 import { GoInt, GoMap, GoSlice, type GoValue, Unsupported } from './values.js'
 
 export { YamlError } from './yaml-libyaml.js'

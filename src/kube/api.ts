@@ -5,7 +5,7 @@
 import type { ConnectionOptions } from 'node:tls'
 import type { Dispatcher } from 'undici'
 import { Agent, request } from '../shims/undici.js'
-import type { KubeCredentials } from './credentials.js'
+import type { KubeCredentials } from './credential-types.js'
 import { KubeApiError, type KubeStatus } from './errors.js'
 import { fromKubeConfig, type KubeConfigLike, type KubeconfigSelection, type KubeConnection, loadKubeConnection } from './kubeconfig.js'
 

@@ -5,22 +5,7 @@ import { readFileSync } from 'node:fs'
 import { type ExecCluster, type ExecConfig, execPlugin } from './exec-plugin.js'
 import { readProblem } from './manifests.js'
 import { oidc } from './oidc.js'
-
-/** What authenticates one request. */
-export interface KubeCredentials {
-  /** headers carry the credentials in each request, e.g. `authorization: Bearer <token>`. */
-  headers: Record<string, string>
-  /** cert is a PEM client certificate (from an exec plugin): used instead of the connection's static one. */
-  cert?: string
-  /** key is that client certificate's PEM key. */
-  key?: string
-}
-
-/** Credentials and when they stop being good (ms since the epoch; Infinity: never). */
-export interface Fresh {
-  credentials: KubeCredentials
-  expires: number
-}
+import type { Fresh, KubeCredentials } from './credential-types.js'
 
 /** The credentials of one user; invalidate drops ones the API server rejected, so the next get fetches anew. */
 interface CredentialSource {

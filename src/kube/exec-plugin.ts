@@ -2,7 +2,7 @@
 // ExecCredential request in KUBERNETES_EXEC_INFO (the cluster too with provideClusterInfo), answering with a token
 // or a client certificate that is good until its expirationTimestamp.
 import { spawn } from 'node:child_process'
-import type { Fresh } from './credentials.js'
+import type { Fresh } from './credential-types.js'
 import { readProblem } from './manifests.js'
 
 const API_VERSIONS = ['client.authentication.k8s.io/v1', 'client.authentication.k8s.io/v1beta1']

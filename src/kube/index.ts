@@ -4,7 +4,7 @@
 // YAML/JSON manifests (manifests.ts). It knows paths and objects, not kinds.
 export { KubeApi, type KubeApiOptions, type KubeList, type KubeRequestOptions, type KubeWatchEvent, type KubeWatchOptions } from './api.js'
 export { KubeApiError, type KubeStatus } from './errors.js'
-export type { KubeCredentials } from './credentials.js'
+export type { KubeCredentials } from './credential-types.js'
 export type { KubeConfigLike, KubeconfigSelection, KubeConnection } from './kubeconfig.js'
 export { LeaderElector, type LeaderElectorOptions } from './leader-election.js'
 export type { Staleness } from './reflector.js'

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs'
 import type { Dispatcher } from 'undici'
 import { Agent, request, type RequestOptions } from '../shims/undici.js'
-import type { Fresh } from './credentials.js'
+import type { Fresh } from './credential-types.js'
 import { readProblem } from './manifests.js'
 
 // client-go's expiryDelta: a token this close to its exp counts as expired (clock skew).

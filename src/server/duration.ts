@@ -1,29 +1,20 @@
-// Go duration strings, as Cluster API sends them in ?timeout= (time.Duration.String: "10s", "1m30s", "500ms").
+// Go duration strings, as Cluster API sends them in ?timeout= (time.Duration.String: "10s", "1m30s", "500ms"), in
+// the milliseconds the server's timers count: src/go/time.ts parses and prints them as Go does.
+import { DurationError, durationString, parseDuration } from '../go/time.js'
 
-const UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, μs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 }
-const DURATION = /^([0-9]*(?:\.[0-9]*)?)(ns|us|µs|μs|ms|s|m|h)/
-
-/** Parses a non-negative Go duration into milliseconds; undefined when the string is not one. */
+/** Parses a non-negative Go duration into milliseconds; undefined when the string is not one or is negative. */
 export function parseGoDuration (value: string): number | undefined {
-  if (value === '0') return 0
-  let rest = value.startsWith('+') ? value.slice(1) : value
-  if (rest === '') return undefined
-  let total = 0
-  while (rest !== '') {
-    const m = DURATION.exec(rest)
-    if (!m || m[1] === '' || m[1] === '.') return undefined
-    total += Number(m[1]) * (UNITS[m[2] as string] as number)
-    rest = rest.slice(m[0].length)
+  let ns: bigint
+  try {
+    ns = parseDuration(value)
+  } catch (err) {
+    if (err instanceof DurationError) return undefined
+    throw err
   }
-  return Number.isFinite(total) ? total : undefined
+  return ns < 0n ? undefined : Number(ns) / 1e6
 }
 
 /** A duration in milliseconds as Go's time.Duration.String prints it: `10m0s`, `1h2m3s`, `1.5s`, `500ms`, `0s`. */
 export function formatGoDuration (ms: number): string {
-  if (ms === 0) return '0s'
-  if (ms < 1000) return `${Number(ms.toFixed(6))}ms`
-  const h = Math.floor(ms / 3_600_000)
-  const m = Math.floor((ms % 3_600_000) / 60_000)
-  const s = Number(((ms % 60_000) / 1000).toFixed(9))
-  return `${h > 0 ? `${h}h` : ''}${h > 0 || m > 0 ? `${m}m` : ''}${s}s`
+  return durationString(BigInt(Math.round(ms * 1e6)))
 }

@@ -10,7 +10,7 @@ import { isControlPlaneMachineInfrastructureTemplate, isControlPlaneTemplate, is
 import { getVariable, mergeVariables, toVariables } from '../topology/variables.js'
 import { patchIsEnabled, renderValueTemplate } from './inline-template.js'
 import type { KubeDocument } from './objects.js'
-import type { PatchRequest, PatchRequestItem } from './patch-engine.js'
+import type { PatchRequest, PatchRequestItem } from './patch-request.js'
 
 /** An error of Cluster API's inline patch generator; its message is Cluster API's. */
 export class InlinePatchError extends Error {}

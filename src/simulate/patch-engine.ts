@@ -18,33 +18,14 @@ import { controlPlaneVariables, globalVariables, workerVariables } from './built
 import type { ContractVersion } from './cloning.js'
 import { generateInlinePatches, InlinePatchError } from './inline-patches.js'
 import { getPath, isObject, jsonCopy, type JsonObject, type KubeDocument, setPath } from './objects.js'
+import type { PatchRequest, PatchRequestItem } from './patch-request.js'
 import type { Blueprint, DesiredState } from './scope.js'
 import type { HookCaller } from './timeline.js'
 
 /** A failure of the patch engine: what Cluster API reports in the Cluster's TopologyReconciled condition. */
 export class PatchFailure extends Error {}
 
-/** One template of the request, with where its patched copy goes. */
-export interface PatchRequestItem {
-  uid: string
-  holderReference: HolderReference
-  object: KubeDocument
-  variables?: Variable[]
-  /** role names the template's place: infrastructureCluster, controlPlane, `machineDeployment <name> bootstrap`, ... */
-  role: string
-  /** original is the ClusterClass's template as the blueprint holds it. */
-  original: KubeDocument
-  /** unpatched is the template as sent to the first patch. */
-  unpatched: KubeDocument
-  /** generatedName is the name of the object or template Cluster API makes from it. */
-  generatedName: string
-}
-
-/** The GeneratePatches request the engine builds and patches. */
-export interface PatchRequest {
-  variables: Variable[]
-  items: PatchRequestItem[]
-}
+export type { PatchRequest, PatchRequestItem } from './patch-request.js'
 
 /** What the engine needs besides the blueprint and the desired state. */
 export interface PatchEngineContext {

@@ -6,7 +6,6 @@ import {
   type FuncMap, GoCallError, GoInt, GoMap, GoSlice, GoTemplateError, type GoValue, HERMETIC_TXT_FUNCS, fromJSON, parseTemplate, type ParseOptions, quote, sprint, sprintf
 } from '../../src/gotemplate/index.js'
 import { fn } from '../../src/gotemplate/values.js'
-import { formatFloat, parseFloat, parseInt, parseUint } from '../../src/gotemplate/strconv.js'
 
 const sprig: ParseOptions = { funcs: HERMETIC_TXT_FUNCS }
 
@@ -93,30 +92,4 @@ t.test('fmt: values the templates cannot make', async t => {
   t.equal(sprintf('%v', [new GoInt('uint64', 18446744073709551615n)]), '18446744073709551615')
   t.equal(sprintf('%*d|%.*d', [new GoInt('uint64', 1n << 63n), new GoInt('int', 1n), new GoInt('int64', 2n), new GoInt('int', 1n)]), '%!(BADWIDTH)1|01')
   t.equal(quote('a\u0007\u00a0\u{10ffff}\ufeff'), '"a\\a\\u00a0\\U0010ffff\\ufeff"')
-})
-
-t.test('strconv: float formatting and Go literal parsing', async t => {
-  t.equal(formatFloat(0.5, 'f', 0), '0')
-  t.equal(formatFloat(1.5, 'f', 0), '2')
-  t.equal(formatFloat(2.5, 'f', 0), '2')
-  t.equal(formatFloat(1.005, 'f', 2), '1.00')
-  t.equal(formatFloat(5e-324, 'e', -1), '5e-324')
-  t.equal(formatFloat(1.7976931348623157e308, 'g', -1), '1.7976931348623157e+308')
-  t.equal(formatFloat(123456, 'g', 3), '1.23e+05')
-  t.equal(formatFloat(0.000123, 'G', 2), '0.00012')
-  t.equal(formatFloat(99.99, 'e', 1), '1.0e+02')
-  t.equal(formatFloat(-0, 'g', -1), '-0')
-  t.same(parseFloat('0x1.8p1'), { ok: true, v: 3 })
-  t.same(parseFloat('0x.8p0'), { ok: true, v: 0.5 })
-  t.same(parseFloat('0x1p-1074'), { ok: true, v: 5e-324 })
-  t.same(parseFloat('0x1'), { ok: false, err: 'invalid syntax', v: 0 })
-  t.same(parseFloat('1e400'), { ok: false, err: 'value out of range', v: Infinity })
-  t.same(parseFloat('_1'), { ok: false, err: 'invalid syntax', v: 0 })
-  t.same(parseFloat('-Infinity'), { ok: true, v: -Infinity })
-  t.same(parseInt('0b_1_0'), { ok: true, v: 2n })
-  t.same(parseInt('1__0'), { ok: false, err: 'invalid syntax' })
-  t.same(parseInt('9223372036854775808'), { ok: false, err: 'value out of range' })
-  t.same(parseUint('-1'), { ok: false, err: 'invalid syntax' })
-  t.same(parseUint('18446744073709551616'), { ok: false, err: 'value out of range' })
-  t.same(parseUint('0X_ff'), { ok: true, v: 255n })
 })

@@ -1,7 +1,7 @@
 // The admission rules of Cluster API's ExtensionConfig webhook (core/webhooks/admission/extensionconfig.go),
 // as CEL for the CRD and TypeScript for validateExtensionConfig. Stricter than Cluster API where its own
 // documentation says so: URLs carry no user info, query or fragment.
-import { isURL, parseRequestURI } from './go-url.js'
+import { type GoURL, parseRequestURI, URLParseError, urlHostname } from '../../go/url.js'
 import type { Rule } from '../schema/cel-rules.js'
 
 // Patterns are shared verbatim by CEL (RE2) and TypeScript; they avoid quotes and backslashes so that they
@@ -78,17 +78,29 @@ export const notUrlAndServiceRule: Rule<ClientConfigLike> = {
   check: (self) => self.url === undefined || self.service === undefined
 }
 
+/** url.ParseRequestURI, as CEL's url() and isURL() see it: the URL, or undefined where Go refuses the string. */
+function requestURI (s: string): GoURL | undefined {
+  try {
+    return parseRequestURI(s)
+  } catch (err) {
+    if (err instanceof URLParseError) return undefined
+    throw err
+  }
+}
+
+const isURL = (s: string): boolean => requestURI(s) !== undefined
+
 export const urlValidRule: Rule<string> = {
   rule: 'isURL(self) && url(self).getHostname() != \'\'',
   message: 'must be a valid URL with a host, e.g. https://example.com',
-  check: (self) => (parseRequestURI(self)?.hostname ?? '') !== ''
+  check: (self) => { const u = requestURI(self); return u !== undefined && urlHostname(u) !== '' }
 }
 
 export const urlHttpsRule: Rule<string> = {
   // Go lower-cases the scheme, so HTTPS://… passes, as it does in Cluster API.
   rule: '!isURL(self) || url(self).getScheme() == \'https\'',
   message: '\'https\' is the only allowed URL scheme, e.g. https://example.com',
-  check: (self) => !isURL(self) || parseRequestURI(self)?.scheme === 'https'
+  check: (self) => { const u = requestURI(self); return u === undefined || u.scheme === 'https' }
 }
 
 export const urlNoUserInfoRule: Rule<string> = {

@@ -1,12 +1,12 @@
 // Field selection, indexing and membership (`a.f`, `a[k]`, `a.?f`, `a[?k]`, `k in x`) with cel-go's semantics and
 // messages, on the values of values.ts: an object's fields are looked up unescaped and a null field is absent; a list
 // from the object says `index out of bounds`, a literal list `index '5' out of range in list size '2'`.
-import { goFormatFloat } from '../go-format.js'
+import { formatFloat } from '../../go/strconv.js'
 import { CelError, CelList, CelMap, CelOptional, CelUint, equals, isMapKey, typeName, type MapKey, type Val } from './values.js'
 
 /** %v of a map key or index in cel-go messages. */
 export function keyString (v: Val): string {
-  if (typeof v === 'number') return goFormatFloat(v)
+  if (typeof v === 'number') return formatFloat(v, 'g', -1)
   if (v instanceof CelUint) return v.value.toString()
   if (v === null) return '<nil>'
   return String(v)

@@ -4,9 +4,9 @@
 // %f groups thousands (1,234.50), %e prints 1.234500×10⁰³ (and ignores the precision, as cel-go does), %s prints
 // lists and maps the CEL way ([1, "a"], {"k":1}, doubles inside them with six decimals).
 import { durationString, type FunctionDef, type Impl } from './stdlib.js'
-import { formatRFC3339Nano } from '../go-time.js'
+import { formatRFC3339Nano } from '../../go/time.js'
 import { CelDuration, CelError, CelList, CelMap, CelTimestamp, CelType, CelUint, noSuchOverload, typeName, type Val } from './values.js'
-import { goExponent, goFixed, goFormatFloat, goQuote } from '../go-format.js'
+import { formatFloat, quote as goQuote } from '../../go/strconv.js'
 
 const GO_SPACE = '\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000'
 const TRIM = new RegExp(`^[${GO_SPACE}]+|[${GO_SPACE}]+$`, 'gu')
@@ -116,7 +116,7 @@ const SUPERSCRIPT: Record<string, string> = { 0: '⁰', 1: '¹', 2: '²', 3: '³
 function localizedFixed (x: number, precision: number): string {
   if (Number.isNaN(x)) return 'NaN'
   if (!Number.isFinite(x)) return x > 0 ? '∞' : '-∞'
-  const s = goFixed(x, precision).replace('-', '')
+  const s = formatFloat(x, 'f', precision).replace('-', '')
   const [int = '0', frac] = s.split('.')
   return (x < 0 || Object.is(x, -0) ? '-' : '') + thousands(int) + (frac !== undefined ? '.' + frac : '')
 }
@@ -125,10 +125,9 @@ function localizedFixed (x: number, precision: number): string {
 function localizedScientific (x: number): string {
   if (Number.isNaN(x)) return 'NaN'
   if (!Number.isFinite(x)) return x > 0 ? '∞' : '-∞'
-  const { digits, exp } = goExponent(x, 6)
-  const mant = digits[0] + '.' + digits.slice(1)
-  const e = String(Math.abs(exp)).padStart(2, '0')
-  return (x < 0 || Object.is(x, -0) ? '-' : '') + mant + '×10' + (exp < 0 ? '⁻' : '') + [...e].map(d => SUPERSCRIPT[d]).join('')
+  const [mant, exp] = formatFloat(Math.abs(x), 'e', 6).split('e') as [string, string]
+  const e = exp.slice(1)
+  return (x < 0 || Object.is(x, -0) ? '-' : '') + mant + '×10' + (exp[0] === '-' ? '⁻' : '') + [...e].map(d => SUPERSCRIPT[d]).join('')
 }
 
 class FormatFailure extends Error {}
@@ -141,7 +140,7 @@ function formatString (v: Val): string {
   if (typeof v === 'string') return v
   if (typeof v === 'bigint') return v.toString()
   if (v instanceof CelUint) return v.value.toString()
-  if (typeof v === 'number') return goFormatFloat(v)
+  if (typeof v === 'number') return formatFloat(v, 'g', -1)
   if (typeof v === 'boolean') return String(v)
   if (v instanceof Uint8Array) return Buffer.from(v).toString('utf8')
   if (v instanceof CelTimestamp) return formatRFC3339Nano(v.ns, v.offset)
@@ -155,7 +154,7 @@ function formatMember (v: Val): string {
   if (typeof v === 'string') return goQuote(v)
   if (v instanceof Uint8Array) return 'b' + goQuote(Buffer.from(v).toString('utf8'))
   if (typeof v === 'number') {
-    return Number.isFinite(v) ? goFixed(v, 6) : goQuote(Number.isNaN(v) ? 'NaN' : v > 0 ? '+Inf' : '-Inf')
+    return Number.isFinite(v) ? formatFloat(v, 'f', 6) : goQuote(Number.isNaN(v) ? 'NaN' : v > 0 ? '+Inf' : '-Inf')
   }
   if (v instanceof CelTimestamp) return `timestamp(${goQuote(formatRFC3339Nano(v.ns, v.offset))})`
   if (v instanceof CelDuration) return `duration(${goQuote(durationString(v.ns))})`

@@ -2,10 +2,10 @@
 // containsCIDR(), masked()…), URLs (url(), isURL(), getScheme()…), semantic versions (semver(), major()…) and named
 // formats (format.dns1123Label(), format.named(), validate()), each with Go's parsing and Kubernetes' messages.
 import { checkFormat } from '../formats.js'
-import { type Addr, addrString, IPParseError, is4In6, parsePrefix, parseAddr, type Prefix } from '../ip.js'
+import { type Addr, addrString, IPParseError, is4In6, parseAddr, parsePrefix, type Prefix } from '../../go/netip.js'
 import { isQualifiedName, isValidLabelValue, nameIsDNS1035Label, nameIsDNSLabel, nameIsDNSSubdomain } from '../names.js'
-import { type GoURL, parseRequestURI, parseURL, urlEscapedPath, urlHostname, urlPort, urlQuery, urlString } from '../url.js'
-import { goQuote } from '../go-format.js'
+import { type GoURL, parseRequestURI, parseURL, urlEscapedPath, urlHostname, urlPort, urlQuery, urlString } from '../../go/url.js'
+import { quote as goQuote } from '../../go/strconv.js'
 import type { FunctionDef, Impl } from './stdlib.js'
 import { CelError, CelList, CelMap, CelOpaque, CelOptional, noSuchOverload, type Val } from './values.js'
 
@@ -40,7 +40,7 @@ interface Version { major: bigint, minor: bigint, patch: bigint, pre: Array<bigi
 class SemverValue extends CelOpaque {
   readonly typeName = 'kubernetes.Semver'
   constructor (readonly version: Version) { super() }
-  equals (other: CelOpaque): boolean { return other instanceof SemverValue && compareVersions(other.version, this.version) === 0 }
+  equals (other: CelOpaque): boolean { return other instanceof SemverValue && compareSemver(other.version, this.version) === 0 }
 }
 
 /** kubernetes.NamedFormat. */
@@ -175,7 +175,7 @@ function normalizeSemver (s: string): Version {
   return parseSemver(split.join('.'))
 }
 
-function compareVersions (a: Version, b: Version): number {
+function compareSemver (a: Version, b: Version): number {
   for (const k of ['major', 'minor', 'patch'] as const) if (a[k] !== b[k]) return a[k] > b[k] ? 1 : -1
   if (a.pre.length === 0 || b.pre.length === 0) return a.pre.length === b.pre.length ? 0 : a.pre.length === 0 ? 1 : -1
   for (let i = 0; i < a.pre.length && i < b.pre.length; i++) {
@@ -200,7 +200,7 @@ function semverFn (fn: string, parse: boolean): Impl {
 }
 
 function semverCompare (fn: string, pick: (c: number) => Val): FunctionDef {
-  return member(fn, isSemver, ([a, b]) => b instanceof SemverValue ? pick(compareVersions((a as SemverValue).version, b.version)) : noSuchOverload(fn, a as Val, b as Val))
+  return member(fn, isSemver, ([a, b]) => b instanceof SemverValue ? pick(compareSemver((a as SemverValue).version, b.version)) : noSuchOverload(fn, a as Val, b as Val))
 }
 
 const requestURIError = (s: string): string[] => {

@@ -1,8 +1,9 @@
 // CEL's standard library with cel-go's semantics: arithmetic with int64/uint64 overflow errors, heterogeneous
 // equality and cross-type numeric comparisons, conversions (`type conversion error from 'string' to 'int'`),
 // string functions (matches with RE2), size, and the timestamp/duration accessors with time zones.
-import { goFormatFloat, goFormatFloatF, runeCount } from '../go-format.js'
-import { formatRFC3339Nano, parseGoDuration, civilFromDays, daysFromCivil } from '../go-time.js'
+import { runeCount } from '../../go/utf8.js'
+import { formatFloat, parseFloat } from '../../go/strconv.js'
+import { civilTime, daysFromCivil, formatRFC3339Nano, parseDuration, parseRFC3339 } from '../../go/time.js'
 import { matchString } from '../../go/index.js'
 import { index, inOperator } from './access.js'
 import {
@@ -155,14 +156,6 @@ function size ([a]: Val[]): Val {
 
 const conversionError = (from: Val, to: string) => new CelError(`type conversion error from '${typeName(from)}' to '${to}'`)
 
-/** strconv.ParseFloat's accepted syntax (decimal, hex, inf, nan; underscores only with a base prefix). */
-function parseGoFloat (s: string): number | undefined {
-  if (/^[+-]?(inf|infinity)$/i.test(s)) return s.startsWith('-') ? -Infinity : Infinity
-  if (/^nan$/i.test(s)) return NaN
-  if (/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(s)) return Number(s)
-  return undefined
-}
-
 function toInt ([a]: Val[]): Val {
   if (typeof a === 'bigint') return a
   if (a instanceof CelUint) return a.value > MAX_INT ? new CelError('integer overflow') : a.value
@@ -197,7 +190,10 @@ function toDouble ([a]: Val[]): Val {
   if (typeof a === 'number') return a
   if (typeof a === 'bigint') return Number(a)
   if (a instanceof CelUint) return Number(a.value)
-  if (typeof a === 'string') return parseGoFloat(a) ?? conversionError(a, 'double')
+  if (typeof a === 'string') {
+    const r = parseFloat(a)
+    return r.ok ? r.v : conversionError(a, 'double')
+  }
   return noSuchOverload('double', a as Val)
 }
 
@@ -205,14 +201,14 @@ function toDouble ([a]: Val[]): Val {
 export function durationString (ns: bigint): string {
   const sec = ns / NS
   const nsec = ns % NS
-  return goFormatFloatF(Number(sec) + Number(nsec) / 1e9) + 's'
+  return formatFloat(Number(sec) + Number(nsec) / 1e9, 'f', -1) + 's'
 }
 
 function toStringFn ([a]: Val[]): Val {
   if (typeof a === 'string') return a
   if (typeof a === 'bigint') return a.toString()
   if (a instanceof CelUint) return a.value.toString()
-  if (typeof a === 'number') return goFormatFloat(a)
+  if (typeof a === 'number') return formatFloat(a, 'g', -1)
   if (typeof a === 'boolean') return String(a)
   if (a instanceof Uint8Array) {
     try { return new TextDecoder('utf-8', { fatal: true }).decode(a) } catch { return new CelError('invalid UTF-8 in bytes, cannot convert to string') }
@@ -239,33 +235,11 @@ function toBool ([a]: Val[]): Val {
   return noSuchOverload('bool', a as Val)
 }
 
-/**
- * time.Parse(time.RFC3339, s): nanoseconds and the zone offset, or undefined. Go falls back from its strict RFC 3339
- * parser to the layout parser, which also takes a comma before the fraction and zone offsets up to 24:00 and 23:60.
- */
-function parseRFC3339 (s: string): { ns: bigint, offset: number } | undefined {
-  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:[.,](\d+))?(Z|[+-]\d{2}:\d{2})$/.exec(s)
-  if (!m) return undefined
-  const [y, mo, d, h, mi, sec] = [1, 2, 3, 4, 5, 6].map(i => Number(m[i])) as [number, number, number, number, number, number]
-  const dim = [31, y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][mo - 1]
-  if (mo < 1 || mo > 12 || d < 1 || d > (dim ?? 0) || h > 23 || mi > 59 || sec > 59) return undefined
-  let offset = 0
-  const zone = m[8] as string
-  if (zone !== 'Z') {
-    const zh = Number(zone.slice(1, 3))
-    const zm = Number(zone.slice(4, 6))
-    if (zh > 24 || zm > 60) return undefined
-    offset = (zh * 3600 + zm * 60) * (zone[0] === '-' ? -1 : 1)
-  }
-  const seconds = BigInt(daysFromCivil(y, mo, d)) * 86400n + BigInt(h * 3600 + mi * 60 + sec - offset)
-  return { ns: seconds * NS + (m[7] !== undefined ? BigInt(m[7].slice(0, 9).padEnd(9, '0')) : 0n), offset }
-}
-
 function toTimestamp ([a]: Val[]): Val {
   if (a instanceof CelTimestamp) return a
   if (typeof a === 'string') {
     const t = parseRFC3339(a)
-    if (t === undefined) return conversionError(a, 'google.protobuf.Timestamp')
+    if (typeof t === 'string') return conversionError(a, 'google.protobuf.Timestamp')
     const sec = t.ns / NS - (t.ns % NS < 0n ? 1n : 0n)
     return sec < MIN_UNIX || sec > MAX_UNIX ? new CelError('timestamp overflow') : new CelTimestamp(t.ns, t.offset)
   }
@@ -276,7 +250,7 @@ function toTimestamp ([a]: Val[]): Val {
 function toDuration ([a]: Val[]): Val {
   if (a instanceof CelDuration) return a
   if (typeof a === 'string') {
-    try { return new CelDuration(parseGoDuration(a)) } catch { return conversionError(a, 'google.protobuf.Duration') }
+    try { return new CelDuration(parseDuration(a)) } catch { return conversionError(a, 'google.protobuf.Duration') }
   }
   // duration(int) is declared but int does not convert to a duration.
   if (typeof a === 'bigint') return conversionError(a, 'google.protobuf.Duration')
@@ -294,25 +268,17 @@ const zoneFormats = new Map<string, Intl.DateTimeFormat>()
 
 /** The civil time of a timestamp at a fixed offset (seconds east of UTC). */
 function fixedLocal (ns: bigint, offset: number): LocalTime {
-  const shifted = ns + BigInt(offset) * NS
-  let secs = shifted / NS
-  let frac = shifted % NS
-  if (frac < 0n) { frac += NS; secs -= 1n }
-  let days = secs / 86400n
-  let rem = secs % 86400n
-  if (rem < 0n) { rem += 86400n; days -= 1n }
-  const { year, month, day } = civilFromDays(Number(days))
-  const r = Number(rem)
+  const t = civilTime(ns, offset)
   return {
-    year,
-    month,
-    day,
-    hour: Math.floor(r / 3600),
-    minute: Math.floor(r / 60) % 60,
-    second: r % 60,
-    weekday: ((Number(days) % 7) + 11) % 7,
-    yday: Number(days) - daysFromCivil(year, 1, 1),
-    ms: Number(frac / 1_000_000n)
+    year: t.year,
+    month: t.month,
+    day: t.day,
+    hour: t.hour,
+    minute: t.minute,
+    second: t.second,
+    weekday: ((t.days % 7) + 11) % 7,
+    yday: t.days - daysFromCivil(t.year, 1, 1),
+    ms: Number(t.nanos / 1_000_000n)
   }
 }
 

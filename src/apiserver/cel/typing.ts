@@ -4,6 +4,7 @@
 // map, type integer an int and type number a double, int-or-string a dyn, strings with format duration, date or
 // date-time a duration or timestamp, format byte bytes; an embedded resource also gets apiVersion, kind and
 // metadata.name/generateName. Values that do not fit the schema become errors, with Kubernetes' messages.
+import { decodeString } from '../../go/base64.js'
 import { parseStrfmtDuration } from '../formats.js'
 import { parseGoDate, parseGoDateTimeZoned } from '../go-time.js'
 import type { Structural } from '../schema.js'
@@ -92,14 +93,6 @@ function goType (v: unknown): string {
   return '<nil>'
 }
 
-/** strfmt's Base64 decoding (URL alphabet, padded): bytes, or Go's error. */
-function decodeBase64URL (s: string): Uint8Array | string {
-  if (s.length % 4 !== 0) return `illegal base64 data at input byte ${s.length - (s.length % 4)}`
-  const bad = /[^A-Za-z0-9\-_=]/.exec(s) ?? /=[^=]/.exec(s)
-  if (bad) return `illegal base64 data at input byte ${bad.index}`
-  return new Uint8Array(Buffer.from(s, 'base64url'))
-}
-
 /** UnstructuredToVal: the CEL value of a decoded JSON value under its schema node. */
 export function toCel (value: unknown, s: Structural): Val {
   if (value === null || value === undefined) return s.nullable ? null : new CelError('invalid data, got null for schema with nullable=false')
@@ -149,8 +142,9 @@ export function toCel (value: unknown, s: Structural): Val {
           return t === undefined ? new CelError(`Invalid date-time formatted string ${value}: parsing time ${JSON.stringify(value)} as "2006-01-02T15:04:05Z07:00": cannot parse ${JSON.stringify(value)} as "2006"`) : new CelTimestamp(t.ns, t.offset)
         }
         case 'byte': {
-          const b = decodeBase64URL(value)
-          return typeof b === 'string' ? new CelError(`Invalid byte formatted string ${value}: ${b}`) : b
+          // strfmt.Base64 decodes with URLEncoding.
+          const b = decodeString(value, 'url')
+          return typeof b === 'string' ? new CelError(`Invalid byte formatted string ${value}: ${b}`) : new Uint8Array(b)
         }
       }
       return value

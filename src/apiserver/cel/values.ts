@@ -2,7 +2,7 @@
 // number, uint, timestamps, durations, types and optionals small classes, lists and maps classes that remember how
 // Kubernetes built them (an object from a schema with properties, a list with x-kubernetes-list-type set or map,
 // whose equality and `+` differ). Errors are values too (CelError), as in cel-go, so that && and || can absorb them.
-import { compareBytes } from '../go-format.js'
+import { compare as compareBytes } from '../../go/strings.js'
 import { escapeName, unescapeName } from './escaping.js'
 
 /** A CEL runtime error; its message is cel-go's. */

@@ -7,8 +7,8 @@
 // undefined. Like Go's decoder, a type mismatch is remembered while decoding goes on ("soft"); an error of a parser
 // (a timestamp, an int-or-string) or of nesting stops it ("hard"): the first hard problem wins, else the first soft one.
 import type { PathKey } from '../field-path.js'
-import { goBase64Decode, goBase64Error } from './go-base64.js'
-import { goTimeError } from './go-time.js'
+import { decodeAccepted as goBase64Decode, decodeError as goBase64Error } from '../../go/base64.js'
+import { rfc3339Error as goTimeError } from '../../go/time.js'
 
 /** What the value is checked for. */
 export type Mode = typeof DECODE | typeof RECEIVE | typeof ANSWER

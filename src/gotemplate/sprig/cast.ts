@@ -1,7 +1,7 @@
 // The conversions sprig's functions apply to their interface{} arguments: spf13/cast v1.10.0's ToInt64, ToInt and
 // ToFloat64 (errors read as 0), and sprig's strval (a string as is, a Stringer's String, else fmt's %v).
 import { sprintV } from '../fmt.js'
-import { parseFloat, parseInt } from '../strconv.js'
+import { parseFloat, parseInt } from '../../go/strconv.js'
 import { floatToInt64, GoInt, GoObject, type GoValue, isUnsignedKind } from '../values.js'
 
 // cast's trimDecimal: a decimal string loses its fraction before integer parsing ("3.7" → "3").

@@ -4,7 +4,7 @@
 // runtime panics on short or ragged input).
 import { createDecipheriv, createHmac, scryptSync } from 'node:crypto'
 import { fn, GoCallError, type GoFunc, GoInt, fromUtf8, utf8Bytes } from '../values.js'
-import { base64Decode } from './encoding.js'
+import { decodeString as base64Decode } from '../../go/base64.js'
 
 const SEED = 'com.lyndir.masterpassword'
 

@@ -5,9 +5,11 @@ import { sprintf } from '../printf.js'
 import {
   fn, GoCallError, type GoFunc, GoInt, type GoValue, IFACE, Iface, kindOf, type RValue, Unsupported
 } from '../values.js'
-import { parseInt } from '../strconv.js'
+import { parseInt } from '../../go/strconv.js'
 import { deepEqual, empty } from './reflect.js'
-import { JsonError, marshal, unmarshal } from './json.js'
+import { JsonError } from '../../go/json.js'
+import { DurationError, durationString, parseDuration } from '../../go/time.js'
+import { marshal, unmarshal } from './json.js'
 
 function toJson (v: GoValue, escapeHTML: boolean, indent?: string): string {
   return marshal(v, escapeHTML, indent)
@@ -31,62 +33,6 @@ function must (f: () => string): string {
   }
 }
 
-/** time.Duration.String. */
-function durationString (d: bigint): string {
-  if (d === 0n) return '0s'
-  const neg = d < 0n
-  let u = neg ? -d : d
-  if (u < 1_000_000_000n) {
-    let unit: string
-    let prec: number
-    if (u < 1000n) return (neg ? '-' : '') + u.toString() + 'ns'
-    if (u < 1_000_000n) { unit = 'µs'; prec = 3 } else { unit = 'ms'; prec = 6 }
-    return (neg ? '-' : '') + fraction(u, prec) + unit
-  }
-  let out = fraction(u % 60_000_000_000n + 0n, 9) + 's'
-  u /= 60_000_000_000n
-  if (u > 0n) {
-    out = (u % 60n).toString() + 'm' + out
-    u /= 60n
-    if (u > 0n) out = u.toString() + 'h' + out
-  }
-  return (neg ? '-' : '') + out
-}
-
-function fraction (v: bigint, prec: number): string {
-  const scale = 10n ** BigInt(prec)
-  const whole = v / scale
-  let frac = (v % scale).toString().padStart(prec, '0').replace(/0+$/, '')
-  if (frac !== '') frac = '.' + frac
-  return whole.toString() + frac
-}
-
-const UNITS: Record<string, bigint> = { ns: 1n, us: 1000n, µs: 1000n, μs: 1000n, ms: 1_000_000n, s: 1_000_000_000n, m: 60_000_000_000n, h: 3_600_000_000_000n }
-
-/** time.ParseDuration's value (undefined when Go would return an error). */
-function parseDuration (s: string): bigint | undefined {
-  let rest = s
-  let neg = false
-  if (rest[0] === '-' || rest[0] === '+') { neg = rest[0] === '-'; rest = rest.slice(1) }
-  if (rest === '0') return 0n
-  if (rest === '') return undefined
-  let total = 0n
-  while (rest !== '') {
-    const m = /^([0-9]*)(?:\.([0-9]*))?(ns|us|µs|μs|ms|s|m|h)/.exec(rest)
-    if (m === null || ((m[1] ?? '') === '' && (m[2] ?? '') === '')) return undefined
-    const unit = UNITS[m[3] as string] as bigint
-    const whole = BigInt(m[1] === '' ? '0' : m[1] as string)
-    const frac = m[2] ?? ''
-    let v = whole * unit
-    if (frac !== '') v += BigInt(frac) * unit / 10n ** BigInt(frac.length)
-    total += v
-    if (total > (1n << 63n)) return undefined
-    rest = rest.slice(m[0].length)
-  }
-  if (!neg && total > (1n << 63n) - 1n) return undefined
-  return neg ? -total : total
-}
-
 function duration (sec: GoValue): string {
   let n = 0n
   if (typeof sec === 'string') {
@@ -96,9 +42,19 @@ function duration (sec: GoValue): string {
   return durationString(BigInt.asIntN(64, n * 1_000_000_000n))
 }
 
+/** time.ParseDuration's value, or 0 where Go returns an error (sprig ignores it). */
+function parseDurationOrZero (s: string): bigint {
+  try {
+    return parseDuration(s)
+  } catch (err) {
+    if (err instanceof DurationError) return 0n
+    throw err
+  }
+}
+
 function durationRound (v: GoValue): string {
   let d = 0n
-  if (typeof v === 'string') d = parseDuration(v) ?? 0n
+  if (typeof v === 'string') d = parseDurationOrZero(v)
   else if (v instanceof GoInt && v.type === 'int64') d = v.v
   const u = d < 0n ? -d : d
   const hour = 3_600_000_000_000n

@@ -2,53 +2,10 @@
 // (decoding errors are returned as the function's string result, with Go's byte positions), sha1sum, sha256sum,
 // sha512sum and adler32sum over the string's UTF-8 bytes.
 import { createHash } from 'node:crypto'
+import { decodeString as base64Decode } from '../../go/base64.js'
 import { fn, type GoFunc, fromUtf8, utf8Bytes } from '../values.js'
 
-const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'
 const B32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'
-
-function illegal (at: number): string { return `illegal base64 data at input byte ${at}` }
-
-/** base64.StdEncoding.DecodeString: the bytes, or Go's error text. */
-export function base64Decode (s: string): Uint8Array | string {
-  const src = utf8Bytes(s)
-  const out: number[] = []
-  let si = 0
-  while (si < src.length) {
-    const q: number[] = []
-    let dlen = 4
-    let done = false
-    for (let j = 0; j < 4; j++) {
-      if (si === src.length) {
-        if (j === 0) { dlen = 0; done = true; break }
-        return illegal(si - j)
-      }
-      const c = src[si++] as number
-      const v = c < 128 ? B64.indexOf(String.fromCharCode(c)) : -1
-      if (v >= 0) { q[j] = v; continue }
-      if (c === 10 || c === 13) { j--; continue }
-      if (c !== 61) return illegal(si - 1)
-      if (j < 2) return illegal(si - 1)
-      if (j === 2) {
-        while (si < src.length && (src[si] === 10 || src[si] === 13)) si++
-        if (si === src.length) return illegal(src.length)
-        if (src[si] !== 61) return illegal(si - 1)
-        si++
-      }
-      while (si < src.length && (src[si] === 10 || src[si] === 13)) si++
-      if (si < src.length) return illegal(si)
-      dlen = j
-      done = true
-      break
-    }
-    if (dlen === 0) break
-    const val = ((q[0] ?? 0) << 18) | ((q[1] ?? 0) << 12) | ((q[2] ?? 0) << 6) | (q[3] ?? 0)
-    const bytes = [(val >> 16) & 0xff, (val >> 8) & 0xff, val & 0xff]
-    out.push(...bytes.slice(0, dlen - 1))
-    if (done) break
-  }
-  return Uint8Array.from(out)
-}
 
 /** base32.StdEncoding.DecodeString: the bytes, or Go's error text. */
 function base32Decode (s: string): Uint8Array | string {

@@ -1,52 +1,10 @@
-// Go's encoding/json for sprig's toJson, toPrettyJson, toRawJson and fromJson: sorted map keys, HTML escaping
-// (<, >, & as \u003c…) unless raw, U+2028/U+2029 escaped, floats as Go formats them (exponent below 1e-6 and from
-// 1e21), NaN and ±Inf refused; decoding into interface{} with Go's syntax error texts.
+// Go's encoding/json for sprig's toJson, toPrettyJson, toRawJson and fromJson: Marshal's walk over the engine's Go
+// values (nil slices and maps, integer types, MarshalIndent), with the strings, floats and key order of
+// src/go/json.ts (HTML escaping unless raw); decoding into interface{} with Go's syntax error texts.
 import { spend } from '../../budget/index.js'
-import { quote } from '../strconv.js'
-import { formatFloat } from '../strconv.js'
+import { encodeFloat, encodeString, JsonError, sortedKeys } from '../../go/json.js'
+import { quote } from '../../go/strconv.js'
 import { GoInt, GoMap, GoObject, GoSlice, type GoValue, MAP_IFACE, SLICE_IFACE, isUnsignedKind, wellFormed } from '../values.js'
-import { compareStrings } from '../values.js'
-
-/** A json.Marshal failure (Go's error text). */
-export class JsonError extends Error {}
-
-const HEX = '0123456789abcdef'
-
-function encodeString (s: string, escapeHTML: boolean): string {
-  let out = '"'
-  for (const ch of s) {
-    const c = ch.codePointAt(0) as number
-    if (c < 0x80) {
-      if (c >= 0x20 && c !== 0x22 && c !== 0x5c && !(escapeHTML && (c === 0x3c || c === 0x3e || c === 0x26))) { out += ch; continue }
-      switch (c) {
-        case 0x22: out += '\\"'; continue
-        case 0x5c: out += '\\\\'; continue
-        case 0x08: out += '\\b'; continue
-        case 0x0c: out += '\\f'; continue
-        case 0x0a: out += '\\n'; continue
-        case 0x0d: out += '\\r'; continue
-        case 0x09: out += '\\t'; continue
-      }
-      out += '\\u00' + HEX[c >> 4] + HEX[c & 15]
-      continue
-    }
-    if (c === 0x2028 || c === 0x2029) { out += '\\u202' + HEX[c & 15]; continue }
-    out += ch
-  }
-  return out + '"'
-}
-
-/** encoding/json's float encoding. */
-function encodeFloat (f: number): string {
-  if (!Number.isFinite(f)) throw new JsonError(`json: unsupported value: ${formatFloat(f, 'g', -1)}`)
-  const abs = Math.abs(f)
-  if (abs !== 0 && (abs < 1e-6 || abs >= 1e21)) {
-    let s = formatFloat(f, 'e', -1)
-    s = s.replace(/e([+-])0(\d)$/, 'e$1$2')
-    return s
-  }
-  return formatFloat(f, 'f', -1)
-}
 
 /** json.Marshal (escapeHTML) or an Encoder with SetEscapeHTML(false); indent is MarshalIndent's. */
 export function marshal (v: GoValue, escapeHTML: boolean, indent?: string): string {
@@ -70,7 +28,7 @@ export function marshal (v: GoValue, escapeHTML: boolean, indent?: string): stri
       if (x.entries === null) return 'null'
       if (x.entries.size === 0) return '{}'
       const sep = indent === undefined ? ':' : ': '
-      const keys = [...x.entries.keys()].sort(compareStrings)
+      const keys = sortedKeys(x.entries.keys())
       return '{' + keys.map(k => nl + encodeString(k, escapeHTML) + sep + enc(x.entries?.get(k) as GoValue, depth + 1)).join(',') + close + '}'
     }
     const own = (x as GoObject).toJSON()

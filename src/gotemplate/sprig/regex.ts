@@ -2,7 +2,7 @@
 // sprig's errors: must* return the compile error, the others panic with MustCompile's text or, for regexMatch,
 // answer false.
 import { compile, quoteMeta, type Regexp, RegexpSyntaxError } from '../../go/index.js'
-import { canBackquote, quote } from '../strconv.js'
+import { canBackquote, quote } from '../../go/strconv.js'
 import { fn, GoCallError, type GoFunc, GoInt, GoSlice } from '../values.js'
 
 /** regexp.MustCompile: a compile error becomes a panic with Go's text. */

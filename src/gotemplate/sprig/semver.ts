@@ -1,7 +1,7 @@
 // sprig's semver and semverCompare over Masterminds/semver v3.4.0: NewVersion's coercing parser ("v1.2" is 1.2.0),
 // the constraint language (comparison operators, ~, ^, wildcards, hyphen ranges, "||" and ","), prerelease rules,
 // and the *semver.Version a template can call methods on ({{ (semver "1.2.3").Minor }}).
-import { quote } from '../strconv.js'
+import { quote } from '../../go/strconv.js'
 import { fn, GoCallError, type GoFunc, GoInt, GoObject } from '../values.js'
 
 const MAX_U64 = (1n << 64n) - 1n

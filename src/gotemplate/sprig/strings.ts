@@ -2,11 +2,12 @@
 // the Go code they call (trunc, substr, abbrev, wrap, initials and nospace count bytes).
 import { sprintV } from '../fmt.js'
 import { sprintf } from '../printf.js'
-import { quote as goQuote } from '../strconv.js'
+import { quote as goQuote } from '../../go/strconv.js'
 import {
-  byteLength, byteSlice, compareStrings, fn, GoCallError, type GoFunc, GoInt, GoMap, GoSlice, type GoValue, IFACE,
-  kindOf, Unsupported
+  byteSlice, fn, GoCallError, type GoFunc, GoInt, GoMap, GoSlice, type GoValue, IFACE, kindOf, Unsupported
 } from '../values.js'
+import { byteLength } from '../../go/utf8.js'
+import { compare as compareStrings } from '../../go/strings.js'
 import { toConnectedLower, toPascalCase } from './cases.js'
 import { strval } from './cast.js'
 import {

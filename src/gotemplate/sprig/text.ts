@@ -1,7 +1,8 @@
 // Go's string primitives that sprig's functions stand on, with Go's semantics rather than JS's: per-rune simple case
 // mapping (strings.ToUpper never turns ß into SS), unicode.IsSpace, byte-indexed slicing and its runtime panics,
 // strings.Split and Replace on an empty separator (per rune, not per UTF-16 unit), and the path package.
-import { GoCallError, byteLength, byteSlice, isAscii, utf8Bytes } from '../values.js'
+import { GoCallError, byteSlice, isAscii, utf8Bytes } from '../values.js'
+import { byteLength } from '../../go/utf8.js'
 
 /** unicode.IsSpace. */
 export function isSpace (r: number): boolean {

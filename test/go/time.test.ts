@@ -1,9 +1,10 @@
-// Go's parsers that encoding/json runs on Cluster API's fields: time.Parse(time.RFC3339, ...) for metav1.Time and
-// base64.StdEncoding for []byte. The verdicts and messages below are Go 1.26's, printed by Go itself for these inputs
-// (test/interop/decoder-parity.test.ts compares both with Go on every request of its corpus).
+// Go's time package (src/go/time.ts): time.Parse(time.RFC3339, ...), which encoding/json runs for metav1.Time and CEL's
+// timestamp() runs, ParseDuration, Duration.String and RFC 3339 formatting. The verdicts and messages are Go 1.26's,
+// printed by Go itself for these inputs (test/fixtures/apiserver/go-stdlib.json records ParseDuration's;
+// test/interop/decoder-parity.test.ts compares RFC 3339 parsing with Go on every request of its corpus).
+import { readFileSync } from 'node:fs'
 import t from 'tap'
-import { goBase64Error } from '../../src/catalog/decoder/go-base64.js'
-import { goTimeError } from '../../src/catalog/decoder/go-time.js'
+import { civilFromDays, daysFromCivil, durationString, formatRFC3339Nano, parseDuration, parseRFC3339, rfc3339Error } from '../../src/go/time.js'
 
 const TIMES: Array<[string, string | undefined]> = [
   ['2026-01-02T03:04:05Z', undefined],
@@ -45,37 +46,41 @@ const TIMES: Array<[string, string | undefined]> = [
   ['2026-01-02T03:04:05é', 'parsing time "2026-01-02T03:04:05\\xc3\\xa9" as "2006-01-02T15:04:05Z07:00": cannot parse "\\xc3\\xa9" as "Z07:00"'],
 ]
 
-const BASE64: Array<[string, string | undefined]> = [
-  ['', undefined],
-  ['e30=', undefined],
-  ['e30', 'illegal base64 data at input byte 0'],
-  ['e3==', undefined],
-  ['e===', 'illegal base64 data at input byte 1'],
-  ['e30=\n', undefined],
-  ['e3\r\n0=', undefined],
-  ['e30=e30=', 'illegal base64 data at input byte 4'],
-  ['e30=x', 'illegal base64 data at input byte 4'],
-  ['-_8=', 'illegal base64 data at input byte 0'],
-  ['QUJD', undefined],
-  ['QUI=', undefined],
-  ['QQ==', undefined],
-  ['QQ=', 'illegal base64 data at input byte 3'],
-  ['QQ', 'illegal base64 data at input byte 0'],
-  ['Q', 'illegal base64 data at input byte 0'],
-  ['QQ==\n\n', undefined],
-  ['QQ=\n=', undefined],
-  ['QQ=x', 'illegal base64 data at input byte 2'],
-  ['é', 'illegal base64 data at input byte 0'],
-  ['====', 'illegal base64 data at input byte 0'],
-  ['QUJDRA', 'illegal base64 data at input byte 4'],
-  ['QUJDRA=', 'illegal base64 data at input byte 7'],
-  ['QUJDRA==', undefined],
-]
-
 t.test('timestamps: what time.Parse(time.RFC3339, ...) accepts, odd forms too, and its errors word for word', async t => {
-  for (const [value, error] of TIMES) t.equal(goTimeError(value), error, JSON.stringify(value))
+  for (const [value, error] of TIMES) t.equal(rfc3339Error(value), error, JSON.stringify(value))
 })
 
-t.test('base64: what base64.StdEncoding decodes (padding required, CR and LF skipped) and where it stops', async t => {
-  for (const [value, error] of BASE64) t.equal(goBase64Error(value), error, JSON.stringify(value))
+t.test('timestamps: the time time.Parse(time.RFC3339, ...) reads, and the same error', async t => {
+  for (const [value, error] of TIMES) {
+    const parsed = parseRFC3339(value)
+    t.equal(typeof parsed === 'string' ? parsed : undefined, error, JSON.stringify(value))
+  }
+  t.same(parseRFC3339('2026-01-02T3:04:05,123456789999+01:30'), { ns: (BigInt(daysFromCivil(2026, 1, 2)) * 86400n + 3n * 3600n + 4n * 60n + 5n - 5400n) * 1_000_000_000n + 123456789n, offset: 5400 })
+  t.same(parseRFC3339('1970-01-01T00:00:00-24:00'), { ns: 86400n * 1_000_000_000n, offset: -86400 })
+})
+
+const oracle = JSON.parse(readFileSync(new URL('../fixtures/apiserver/go-stdlib.json', import.meta.url), 'utf8')) as Record<string, Record<string, string | boolean>>
+
+t.test('time.ParseDuration', async t => {
+  for (const [input, want] of Object.entries(oracle.duration ?? {})) {
+    let got: string
+    try { got = parseDuration(input).toString() } catch (err) { got = (err as Error).message }
+    t.equal(got, want, JSON.stringify(input))
+  }
+})
+
+t.test('Duration.String', async t => {
+  const cases: Array<[bigint, string]> = [[0n, '0s'], [1n, '1ns'], [1500n, '1.5µs'], [1_500_000n, '1.5ms'], [1_500_000_000n, '1.5s'],
+    [3_661_000_000_000n, '1h1m1s'], [-90_000_000_000n, '-1m30s'], [(1n << 63n) - 1n, '2562047h47m16.854775807s'], [-(1n << 63n), '-2562047h47m16.854775808s']]
+  for (const [d, want] of cases) t.equal(durationString(d), want, String(d))
+})
+
+t.test('Format(time.RFC3339Nano) and the proleptic calendar', async t => {
+  t.equal(formatRFC3339Nano(0n), '1970-01-01T00:00:00Z')
+  t.equal(formatRFC3339Nano(-1n), '1969-12-31T23:59:59.999999999Z')
+  t.equal(formatRFC3339Nano(1_500_000_000n, 7200), '1970-01-01T02:00:01.5+02:00')
+  t.equal(formatRFC3339Nano(0n, -5400), '1969-12-31T22:30:00-01:30')
+  t.same(civilFromDays(daysFromCivil(1, 1, 1)), { year: 1, month: 1, day: 1 })
+  t.same(civilFromDays(daysFromCivil(-1, 3, 1)), { year: -1, month: 3, day: 1 })
+  t.equal(formatRFC3339Nano(BigInt(daysFromCivil(-5, 1, 1)) * 86400n * 1_000_000_000n), '-0005-01-01T00:00:00Z')
 })

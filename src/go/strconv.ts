@@ -1,6 +1,7 @@
-// Go's strconv as the engine needs it: float formatting (shortest and fixed precision, rounding half to even on the
-// exact binary value, as strconv does), Quote, and ParseInt/ParseFloat with Go's literal syntax (base prefixes,
-// underscores). JS's own number formatting differs from Go's in exponent thresholds and in how ties round.
+// Go's strconv: float formatting (shortest and fixed precision, rounding half to even on the exact binary value, as
+// strconv does), IsPrint, Quote and its variants, and ParseInt/ParseUint/ParseFloat with Go's literal syntax (base
+// prefixes, underscores). JS's own number formatting differs from Go's in exponent thresholds and in how ties round;
+// Go's templates, the API server's messages and CEL's conversions all go through these.
 
 /** Decimal digits of a float's magnitude: value = 0.d × 10^dp; d has no leading or trailing zeros ('' for zero). */
 interface Digits { d: string, dp: number }
@@ -270,7 +271,8 @@ export function parseFloat (s: string): { ok: true, v: number } | { ok: false, e
   if (body[0] === '+' || body[0] === '-') { sign = body[0] === '-' ? -1 : 1; body = body.slice(1) }
   const lower = body.toLowerCase()
   if (lower === 'inf' || lower === 'infinity') return { ok: true, v: sign * Infinity }
-  if (lower === 'nan') return { ok: true, v: NaN }
+  // NaN takes no sign (strconv's special: only infinities follow one).
+  if (lower === 'nan' && body === s) return { ok: true, v: NaN }
   if (body.includes('_') && !underscoreOK(s)) return { ok: false, err: 'invalid syntax', v: 0 }
   const clean = body.replaceAll('_', '')
   let v: number

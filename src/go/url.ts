@@ -1,11 +1,12 @@
-// Go's net/url parsing, as far as Kubernetes uses it: url.ParseRequestURI (the uri format, format.uri(), isURL(),
-// url()) and url.Parse with the accessors of the CEL url library (scheme, host, hostname, port, escaped path, query).
-// Errors carry Go's messages (`parse "x": invalid URI for request`).
-import { goQuote } from './go-format.js'
-import { parseAddr } from './ip.js'
+// Go's net/url parsing (Go 1.26), as far as Kubernetes and Cluster API use it: url.ParseRequestURI (the uri format,
+// CEL's isURL() and url(), the ExtensionConfig's URL rules) and url.Parse with the accessors of the CEL url library
+// (scheme, host, hostname, port, escaped path, query). Errors carry Go's messages (`parse "x": invalid URI for
+// request`). WHATWG URL parsing (Node's URL) accepts and rejects other strings.
+import { parseAddr } from './netip.js'
+import { quote as goQuote } from './strconv.js'
 
 /** A failure of url.Parse or url.ParseRequestURI, with Go's message. */
-class URLParseError extends Error {}
+export class URLParseError extends Error {}
 
 type Mode = 'path' | 'pathSegment' | 'host' | 'zone' | 'userPassword' | 'queryComponent' | 'fragment'
 
