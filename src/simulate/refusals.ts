@@ -4,7 +4,7 @@
 // after the refused object is written; the Cluster's topology stays stuck until the extension answers differently.
 import { errorBody } from '../apiserver/index.js'
 import type { ApiRefusal } from './crds.js'
-import type { KubeDocument } from './objects.js'
+import { describeObject, type KubeDocument } from './objects.js'
 import { SimulationFailure } from './timeline.js'
 
 /** The TopologyReconciled condition of a reconcile that failed. */
@@ -48,9 +48,6 @@ export class ObjectRefused extends Error {
     super(message)
   }
 }
-
-/** `Kind namespace/name` (klog.KObj). */
-export const describeObject = (o: KubeDocument | undefined): string => `${o?.kind ?? ''} ${o?.metadata?.namespace ?? ''}/${o?.metadata?.name ?? ''}`
 
 /**
  * createErrorWithoutObjectName: a create's refusal without the generated name, so that the condition does not change

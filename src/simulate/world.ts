@@ -8,7 +8,7 @@ import { PENDING_HOOKS_ANNOTATION } from '../api/extension-config/constants.js'
 import type { ContractVersion } from './cloning.js'
 import { simpleName } from './names.js'
 import type { RandomSource } from './seeded.js'
-import { type ClusterObject, getPath, jsonCopy, type JsonObject, type KubeDocument, setPath, type StringMap } from './objects.js'
+import { type ClusterObject, describeObject, getPath, jsonCopy, type JsonObject, type KubeDocument, setPath, type StringMap } from './objects.js'
 import { jsonEqual } from '../topology/json.js'
 import type { LiveState } from './live.js'
 import { ApiServerSchemas } from './crds.js'
@@ -28,7 +28,6 @@ export interface WorldEvent {
 
 /** klog.KObj: `namespace/name`. */
 const objectKey = (o: KubeDocument) => `${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`
-const describe = (o: KubeDocument) => `${o.kind ?? ''} ${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`
 
 /** What an error of the writes of one MachineDeployment or MachinePool says before Cluster API's own error. */
 const wrapped = (prefix: string, err: unknown): never => {
@@ -116,9 +115,9 @@ export class SimulatedWorld {
 
   /** An event for what writing an object did. */
   #event (written: Written, events: WorldEvent[], current: KubeDocument | undefined, detail?: string): void {
-    if (written.change === 'rotated') events.push({ change: 'rotated', object: describe(written.object), detail: `replaces ${current?.metadata?.name ?? ''} (template rotation)` })
-    else if (written.change === 'updated') events.push({ change: 'updated', object: describe(written.object), detail: detail ?? 'metadata changes' })
-    else if (written.change === 'created') events.push({ change: 'created', object: describe(written.object), detail: '' })
+    if (written.change === 'rotated') events.push({ change: 'rotated', object: describeObject(written.object), detail: `replaces ${current?.metadata?.name ?? ''} (template rotation)` })
+    else if (written.change === 'updated') events.push({ change: 'updated', object: describeObject(written.object), detail: detail ?? 'metadata changes' })
+    else if (written.change === 'created') events.push({ change: 'created', object: describeObject(written.object), detail: '' })
   }
 
   /**
@@ -179,7 +178,7 @@ export class SimulatedWorld {
       })()
       this.machineDeployments.set(name, { ...jsonCopy(state), object: this.#writer.create(role, state.object), ...templates })
       this.machineVersions.set(name, getPath(state.object, ['spec', 'template', 'spec', 'version']) as string)
-      events.push({ change: 'created', object: describe(state.object), detail: '' })
+      events.push({ change: 'created', object: describeObject(state.object), detail: '' })
       return
     }
     if (s.upgradeTracker.machineDeployments.pendingUpgrade.has(current.object.metadata?.name ?? '')) return
@@ -213,7 +212,7 @@ export class SimulatedWorld {
         } catch (err) { return wrapped('failed to create MachinePool', err) }
       })()
       this.machinePools.set(name, { ...jsonCopy(state), object: this.#writer.create(role, state.object), ...objects })
-      events.push({ change: 'created', object: describe(state.object), detail: '' })
+      events.push({ change: 'created', object: describeObject(state.object), detail: '' })
       return
     }
     let infrastructure: Written
@@ -223,7 +222,7 @@ export class SimulatedWorld {
       bootstrap = this.#writer.update(`${role} bootstrap`, current.bootstrap, state.bootstrap)
     } catch (err) { return wrapped(`failed to reconcile MachinePool ${objectKey(current.object)}`, err) }
     const object = this.#writer.update(role, current.object, state.object)
-    if ([infrastructure, bootstrap, object].some(w => w.change !== 'none')) events.push({ change: 'updated', object: describe(state.object), detail: this.#versionChange(current.object, state.object, ['spec', 'template', 'spec', 'version']) })
+    if ([infrastructure, bootstrap, object].some(w => w.change !== 'none')) events.push({ change: 'updated', object: describeObject(state.object), detail: this.#versionChange(current.object, state.object, ['spec', 'template', 'spec', 'version']) })
     this.machinePools.set(name, { ...jsonCopy(state), object: object.object, bootstrap: bootstrap.object, infrastructure: infrastructure.object })
   }
 
