@@ -4,7 +4,7 @@
 // KubeadmControlPlane replaces every Machine when its kubeadmConfigSpec changes (but for what KCP ignores in its
 // comparison) and updates them in place for machine metadata, deletion timeouts, taints and readiness gates; the
 // infrastructure cluster and MachinePools' objects are patched in place.
-import { type ChangedField, changedFields, describeObject, type KubeDocument } from '../simulate/index.js'
+import { type ChangedField, changedFields, describeObject, type KubeDocument, templateRotation } from '../simulate/index.js'
 import { jsonEqual } from '../topology/json.js'
 
 /**
@@ -42,12 +42,13 @@ const describe = (o: KubeDocument | undefined) => describeObject(o, { namespace:
 const changes = (before: unknown, after: unknown): ChangedField[] => changedFields(before ?? {}, after ?? {})
 
 /**
- * reconcileReferencedTemplate: a referenced template's spec change rotates it (the Machines that use it roll out);
- * labels and annotations are patched in place.
+ * reconcileReferencedTemplate (templateRotation): a referenced template whose spec changes is rotated (the Machines
+ * that use it roll out); labels and annotations are patched in place.
  */
 export function templateChanges (before: KubeDocument | undefined, after: KubeDocument | undefined, owner: string): FieldChange[] {
   const object = describe(after ?? before)
-  const spec = changes(before?.spec, after?.spec).map(c => ({ ...c, path: `/spec${c.path}`, object, effect: 'rollout' as const, why: `the template's spec changes: Cluster API rotates it and ${owner} replaces its Machines` }))
+  const effect: RolloutEffect = templateRotation(before ?? {}, after ?? {}) === 'rotate' ? 'rollout' : 'none'
+  const spec = changes(before?.spec, after?.spec).map(c => ({ ...c, path: `/spec${c.path}`, object, effect, why: `the template's spec changes: Cluster API rotates it and ${owner} replaces its Machines` }))
   const metadata = (['labels', 'annotations'] as const).flatMap(key => changes(before?.metadata?.[key], after?.metadata?.[key]).map(c => ({ ...c, path: `/metadata/${key}${c.path}`, object, effect: 'none' as const, why: 'only the template\'s metadata changes: patched in place' })))
   return [...spec, ...metadata]
 }

@@ -33,6 +33,7 @@ export { applyPatchItem, type PatchItem, PatchItemError, type PatchItemOptions }
 export { InProcessRuntimeClient } from './in-process-client.js'
 export type { SourceOf } from './inputs.js'
 export { dryRunDesiredState, type DryRunResult } from './dry-run.js'
+export { templateRotation } from './writes.js'
 export { type ApiReader, type ClusterSelection, type ControlPlaneState, listClusters, type ListOf, type LiveCluster, type LiveState, type MachineObjects, readLiveCluster, ResourcePaths } from './live.js'
 export type { ClusterState, DesiredState, WorkerState } from './scope.js'
 export { type ChangedField, changedFields, type ClusterObject, describeObject, getPath, getPointer, type KubeDocument, setPath, type StoredName } from './objects.js'

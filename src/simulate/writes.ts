@@ -5,8 +5,8 @@
 // under a new name). Every refusal is an ObjectRefused in Cluster API's words.
 import { jsonEqual } from '../topology/json.js'
 import type { ApiServerSchemas } from './crds.js'
-import { jsonCopy, type JsonObject, type KubeDocument, setPath } from './objects.js'
-import { createError, describeObject, dryRunError, ObjectRefused, patchError } from './refusals.js'
+import { describeObject, jsonCopy, type JsonObject, type KubeDocument, setPath } from './objects.js'
+import { createError, dryRunError, ObjectRefused, patchError } from './refusals.js'
 
 /** What writing an object did. */
 export interface Written {
@@ -51,6 +51,28 @@ export function withProviderEndpoint (intent: KubeDocument, current: KubeDocumen
   return { ...intent, spec: { ...intent['spec'] as JsonObject, controlPlaneEndpoint: { ...stored, ...endpointOf(intent) } } }
 }
 
+/**
+ * dryRunSSAPatch's verdict over an object as stored and as desired, each as a dry run returns it (HasChanges,
+ * HasSpecChanges): whether its labels, annotations or spec change, and whether its spec does (`ignore`: spec paths the
+ * controller leaves to others).
+ */
+export function objectChanges (original: KubeDocument, modified: KubeDocument, ignore: ReadonlyArray<readonly string[]> = []): { changed: boolean, specChanged: boolean } {
+  const specChanged = !jsonEqual(specOf(original, ignore), specOf(modified, ignore))
+  return { changed: specChanged || !jsonEqual(metadataOf(original), metadataOf(modified)), specChanged }
+}
+
+/**
+ * What reconcileReferencedTemplate does with a template, from the template as stored and as desired (each as a dry
+ * run returns it): create it when none is stored; nothing when nothing changes; patch it in place when only its
+ * labels or annotations change; rotate it (create it under a new name, so that its Machines roll out) when its spec
+ * changes. Simulate writes by it; rollout-impact predicts by it.
+ */
+export function templateRotation (current: KubeDocument | undefined, desired: KubeDocument): 'create' | 'none' | 'patch' | 'rotate' {
+  if (!current) return 'create'
+  const { changed, specChanged } = objectChanges(current, desired)
+  return !changed ? 'none' : specChanged ? 'rotate' : 'patch'
+}
+
 /** The topology controller's writes against a simulation's API server. */
 export class TopologyWriter {
   readonly #schemas: ApiServerSchemas
@@ -71,21 +93,20 @@ export class TopologyWriter {
    * controller leaves to others (the infrastructure cluster's endpoint).
    */
   update (role: string, current: KubeDocument, desired: KubeDocument, ignore: ReadonlyArray<readonly string[]> = []): Written {
-    const compared = this.#compare(role, current, desired, ignore)
+    const { original, modified } = this.#dryRuns(role, current, desired)
+    const compared = objectChanges(original, modified, ignore)
     if (!compared.changed) return { object: current, change: 'none', specChanged: false }
     return { object: this.#apply(role, current, desired), change: 'updated', specChanged: compared.specChanged }
   }
 
-  /**
-   * reconcileReferencedTemplate: created when there is none; patched in place when only its labels or annotations
-   * change; rotated (created as `newName()`) when its spec changes.
-   */
+  /** reconcileReferencedTemplate: the template created, left, patched in place or rotated (created as `newName()`), as templateRotation says. */
   template (role: string, current: KubeDocument | undefined, desired: KubeDocument, newName: () => string): Written {
     if (!current) return { object: this.create(role, desired), change: 'created', specChanged: false }
     const named = { ...desired, metadata: { ...desired.metadata, name: current.metadata?.name ?? '' } }
-    const compared = this.#compare(role, current, named, [])
-    if (!compared.changed) return { object: current, change: 'none', specChanged: false }
-    if (!compared.specChanged) return { object: this.#apply(role, current, named), change: 'updated', specChanged: false }
+    const { original, modified } = this.#dryRuns(role, current, named)
+    const rotation = templateRotation(original, modified)
+    if (rotation === 'none') return { object: current, change: 'none', specChanged: false }
+    if (rotation === 'patch') return { object: this.#apply(role, current, named), change: 'updated', specChanged: false }
     const rotated = { ...desired, metadata: { ...desired.metadata, name: newName() } }
     return { object: this.create(role, rotated), change: 'rotated', specChanged: true }
   }
@@ -96,14 +117,13 @@ export class TopologyWriter {
     return applied.ok ? applied.object : undefined
   }
 
-  /** dryRunSSAPatch: the desired object and the stored one, each through a dry run, compared. */
-  #compare (role: string, current: KubeDocument, desired: KubeDocument, ignore: ReadonlyArray<readonly string[]>): { changed: boolean, specChanged: boolean } {
+  /** dryRunSSAPatch's dry runs: the desired object (modified) and the stored one (original), each applied over what is stored. */
+  #dryRuns (role: string, current: KubeDocument, desired: KubeDocument): { original: KubeDocument, modified: KubeDocument } {
     const modified = this.#schemas.apply(desired, current, true)
     if (!modified.ok) throw new ObjectRefused(role, describeObject(current), dryRunError(modified.refusal, current))
     const original = this.#schemas.apply(current, current, true)
     if (!original.ok) throw new ObjectRefused(role, describeObject(current), dryRunError(original.refusal, current).replace('for modified object', 'for original object'))
-    const specChanged = !jsonEqual(specOf(original.object, ignore), specOf(modified.object, ignore))
-    return { changed: specChanged || !jsonEqual(metadataOf(original.object), metadataOf(modified.object)), specChanged }
+    return { original: original.object, modified: modified.object }
   }
 
   #apply (role: string, current: KubeDocument, desired: KubeDocument): KubeDocument {
