@@ -4,7 +4,7 @@
 // KubeadmControlPlane replaces every Machine when its kubeadmConfigSpec changes (but for what KCP ignores in its
 // comparison) and updates them in place for machine metadata, deletion timeouts, taints and readiness gates; the
 // infrastructure cluster and MachinePools' objects are patched in place.
-import { type ChangedField, changedFields, describeObject, type KubeDocument, templateRotation } from '../simulate/index.js'
+import { type ChangedField, changedFields, describeObject, type Unstructured, templateRotation } from '../simulate/index.js'
 import { jsonEqual } from '../topology/json.js'
 
 /**
@@ -36,7 +36,7 @@ const KCP_IN_PLACE = ['/machineTemplate/metadata', '/machineTemplate/spec/deleti
 const KCP_NOTHING = ['/remediation', '/machineNaming', '/rollout/strategy', '/replicas']
 
 const under = (path: string, prefixes: readonly string[]) => prefixes.some(p => path === p || path.startsWith(`${p}/`))
-const describe = (o: KubeDocument | undefined) => describeObject(o, { namespace: false })
+const describe = (o: Unstructured | undefined) => describeObject(o, { namespace: false })
 
 /** The fields that change, an absent value as an empty object. */
 const changes = (before: unknown, after: unknown): ChangedField[] => changedFields(before ?? {}, after ?? {})
@@ -45,7 +45,7 @@ const changes = (before: unknown, after: unknown): ChangedField[] => changedFiel
  * reconcileReferencedTemplate (templateRotation): a referenced template whose spec changes is rotated (the Machines
  * that use it roll out); labels and annotations are patched in place.
  */
-export function templateChanges (before: KubeDocument | undefined, after: KubeDocument | undefined, owner: string): FieldChange[] {
+export function templateChanges (before: Unstructured | undefined, after: Unstructured | undefined, owner: string): FieldChange[] {
   const object = describe(after ?? before)
   const effect: RolloutEffect = templateRotation(before ?? {}, after ?? {}) === 'rotate' ? 'rollout' : 'none'
   const spec = changes(before?.spec, after?.spec).map(c => ({ ...c, path: `/spec${c.path}`, object, effect, why: `the template's spec changes: Cluster API rotates it and ${owner} replaces its Machines` }))
@@ -54,7 +54,7 @@ export function templateChanges (before: KubeDocument | undefined, after: KubeDo
 }
 
 /** A KubeadmControlPlane's changes, as KCP compares its Machines with it (UpToDate) and syncs them in place. */
-export function controlPlaneChanges (before: KubeDocument | undefined, after: KubeDocument | undefined): FieldChange[] {
+export function controlPlaneChanges (before: Unstructured | undefined, after: Unstructured | undefined): FieldChange[] {
   const object = describe(after ?? before)
   return [
     ...changes(before?.spec, after?.spec).map(c => {
@@ -69,7 +69,7 @@ export function controlPlaneChanges (before: KubeDocument | undefined, after: Ku
 }
 
 /** An object patched in place whose Machines, if any, are its provider's business (infrastructure cluster, MachinePool objects). */
-export function inPlaceObjectChanges (before: KubeDocument | undefined, after: KubeDocument | undefined, why: string): FieldChange[] {
+export function inPlaceObjectChanges (before: Unstructured | undefined, after: Unstructured | undefined, why: string): FieldChange[] {
   const object = describe(after ?? before)
   if (jsonEqual({ spec: before?.spec, labels: before?.metadata?.labels, annotations: before?.metadata?.annotations }, { spec: after?.spec, labels: after?.metadata?.labels, annotations: after?.metadata?.annotations })) return []
   return [

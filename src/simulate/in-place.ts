@@ -8,7 +8,7 @@ import { CanUpdateMachineSet, UpdateMachine } from '../api/hooks/v1alpha1/hooks.
 import { jsonCopy, jsonEqual } from '../topology/json.js'
 import { formatGoDuration } from '../server/duration.js'
 import { simpleName } from './names.js'
-import { getPath, type KubeDocument, setPath } from './objects.js'
+import { getPath, type Unstructured, setPath } from './objects.js'
 import { applyPatchItem, type PatchItem } from './patch-item.js'
 import type { WorkerState } from './scope.js'
 import type { RandomSource } from './seeded.js'
@@ -103,15 +103,15 @@ export function machineDifferences (request: { current: Doc, desired: Doc }, res
  * The objects a MachineDeployment's Machine is made of (a Machine from its template, its bootstrap config and
  * infrastructure machine from its templates), named `name`: what UpdateMachine is asked to reach.
  */
-export function machineObjects (md: WorkerState, name: string): { machine: KubeDocument, bootstrapConfig: KubeDocument, infrastructureMachine: KubeDocument } {
+export function machineObjects (md: WorkerState, name: string): { machine: Unstructured, bootstrapConfig: Unstructured, infrastructureMachine: Unstructured } {
   const namespace = md.object.metadata?.namespace ?? ''
-  const objectOf = (template: KubeDocument) => ({ apiVersion: template.apiVersion, kind: String(template.kind ?? '').replace(/Template$/, ''), metadata: { name, namespace }, spec: jsonCopy(getPath(template, TEMPLATE_SPEC) ?? {}) }) as KubeDocument
+  const objectOf = (template: Unstructured) => ({ apiVersion: template.apiVersion, kind: String(template.kind ?? '').replace(/Template$/, ''), metadata: { name, namespace }, spec: jsonCopy(getPath(template, TEMPLATE_SPEC) ?? {}) }) as Unstructured
   const bootstrapConfig = objectOf(md.bootstrap)
   const infrastructureMachine = objectOf(md.infrastructure)
   const spec = jsonCopy(getPath(md.object, TEMPLATE_SPEC) ?? {}) as Doc
   setPath(spec, ['bootstrap', 'configRef', 'name'], name)
   setPath(spec, ['infrastructureRef', 'name'], name)
-  const machine: KubeDocument = { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Machine', metadata: { name, namespace, labels: { ...getPath(md.object, ['spec', 'template', 'metadata', 'labels']) as Record<string, string> } }, spec }
+  const machine: Unstructured = { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Machine', metadata: { name, namespace, labels: { ...getPath(md.object, ['spec', 'template', 'metadata', 'labels']) as Record<string, string> } }, spec }
   return { machine, bootstrapConfig, infrastructureMachine }
 }
 

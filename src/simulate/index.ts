@@ -24,6 +24,8 @@
 //   versions.ts          Kubernetes versions and upgrade plans
 //   timeline.ts          the recorded calls and the checks of every answer
 //   in-process-client.ts a RuntimeClient over handlers called in process
+import type { Cluster } from '../api/hooks/v1alpha1/types.generated.js'
+import type { Stored } from './objects.js'
 export { classExtensionName, simulate, type SimulatedTemplate, type SimulateOptions, type SimulationResult, type SimulationState } from './simulate.js'
 export type { TimelineEntry } from './timeline.js'
 export type { RefusedObject, TopologyReconciledCondition } from './refusals.js'
@@ -36,4 +38,7 @@ export { dryRunDesiredState, type DryRunResult } from './dry-run.js'
 export { templateRotation } from './writes.js'
 export { type ApiReader, type ClusterSelection, type ControlPlaneState, listClusters, type ListOf, type LiveCluster, type LiveState, type MachineObjects, readLiveCluster, ResourcePaths } from './live.js'
 export type { ClusterState, DesiredState, WorkerState } from './scope.js'
-export { type ChangedField, changedFields, type ClusterObject, describeObject, getPath, getPointer, type KubeDocument, setPath, type StoredName } from './objects.js'
+export { type ChangedField, changedFields, describeObject, getPath, getPointer, type JsonObject, setPath, type Stored, type Unstructured } from './objects.js'
+
+/** @deprecated Stored<Cluster, 'namespaced'>; kept only while src/cli/held.ts (worked on elsewhere) names it. */
+export type ClusterObject = Stored<Cluster, 'namespaced'>

@@ -1,37 +1,11 @@
 // Small helpers over Kubernetes objects as plain JSON: typed access to nested fields as unstructured.Unstructured
 // gives it, and how objects are named in messages.
-import type { Cluster } from '../api/hooks/v1alpha1/types.generated.js'
-import type { ObjectMeta } from '../api/kube-object.js'
+import type { Stored, Unstructured } from '../api/kube-object.js'
 import { createJsonPatch } from '../topology/json-patch.js'
 import { isJsonObject, jsonCopy } from '../topology/json.js'
 
 export { jsonCopy }
-
-/** A Kubernetes object as read from a manifest: JSON with the usual type and object metadata. */
-export interface KubeDocument {
-  /** apiVersion is the object's group and version. */
-  apiVersion?: string
-  /** kind is the object's kind. */
-  kind?: string
-  /** metadata is the object's metadata. */
-  metadata?: ObjectMeta
-  /** Any other field (spec, status, ...), as JSON. */
-  [field: string]: unknown
-}
-
-/** A Cluster as the API server stores it: named, in a namespace. */
-export interface ClusterObject extends Cluster {
-  /** metadata is the Cluster's metadata, its name and namespace always set. */
-  metadata: NonNullable<Cluster['metadata']> & StoredName
-}
-
-/** The name and namespace of a stored namespaced object. */
-export interface StoredName {
-  /** name is the object's name. */
-  name: string
-  /** namespace is the object's namespace. */
-  namespace: string
-}
+export type { Stored, Unstructured }
 
 /** A JSON object. */
 export type JsonObject = Record<string, unknown>
@@ -85,7 +59,7 @@ export function setPath (object: JsonObject, path: readonly string[], value: unk
 }
 
 /** unstructured's SetLabels/SetAnnotations: undefined removes the field, a map (even empty) sets it. */
-export function setMetadataMap (object: KubeDocument, key: 'labels' | 'annotations', value: StringMap | undefined): void {
+export function setMetadataMap (object: Unstructured, key: 'labels' | 'annotations', value: StringMap | undefined): void {
   if (value === undefined) {
     if (object.metadata) delete object.metadata[key]
     return
@@ -113,7 +87,7 @@ export function withoutKeys (map: StringMap | undefined, keys: readonly string[]
  * `name` alone without a namespace); `namespace: false` leaves the namespace out (`Kind name`, as rollout-impact names
  * the templates of one Cluster).
  */
-export function describeObject (object: KubeDocument | undefined, options: { namespace?: boolean } = {}): string {
+export function describeObject (object: Unstructured | undefined, options: { namespace?: boolean } = {}): string {
   const name = [options.namespace === false ? undefined : object?.metadata?.namespace, object?.metadata?.name].filter(Boolean).join('/')
   return `${object?.kind ?? 'object'}${name ? ` ${name}` : ''}`
 }

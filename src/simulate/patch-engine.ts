@@ -14,7 +14,7 @@ import type { ClusterClassPatch, GeneratePatchesResponse, HolderReference, Varia
 import { controlPlaneVariables, globalVariables, workerVariables } from './builtins.js'
 import type { ContractVersion } from './cloning.js'
 import { generateInlinePatches, InlinePatchError } from './inline-patches.js'
-import { getPath, jsonCopy, type JsonObject, type KubeDocument, setPath } from './objects.js'
+import { getPath, jsonCopy, type JsonObject, type Unstructured, setPath } from './objects.js'
 import { applyPatchItem } from './patch-item.js'
 import type { Blueprint, DesiredState } from './scope.js'
 import type { HookCaller } from './timeline.js'
@@ -26,14 +26,14 @@ export class PatchFailure extends Error {}
 export interface PatchRequestItem {
   uid: string
   holderReference: HolderReference
-  object: KubeDocument
+  object: Unstructured
   variables?: Variable[]
   /** role names the template's place: infrastructureCluster, controlPlane, `machineDeployment <name> bootstrap`, ... */
   role: string
   /** original is the ClusterClass's template as the blueprint holds it. */
-  original: KubeDocument
+  original: Unstructured
   /** unpatched is the template as sent to the first patch. */
-  unpatched: KubeDocument
+  unpatched: Unstructured
   /** generatedName is the name of the object or template Cluster API makes from it. */
   generatedName: string
 }
@@ -73,7 +73,7 @@ const METADATA_TO_TEMPLATE: ReadonlyArray<[string[], string[]]> = [[['metadata',
 const METADATA_TO_METADATA: ReadonlyArray<[string[], string[]]> = [[['metadata', 'labels'], ['metadata', 'labels']], [['metadata', 'annotations'], ['metadata', 'annotations']]]
 
 /** cleanupUnstructured: no managedFields, no last-applied configuration or conversion data. */
-function cleanupTemplate (template: KubeDocument): KubeDocument {
+function cleanupTemplate (template: Unstructured): Unstructured {
   const metadata = { ...template.metadata }
   delete metadata.managedFields
   if (metadata.annotations) {
@@ -90,7 +90,7 @@ function cleanupTemplate (template: KubeDocument): KubeDocument {
 export function createRequest (blueprint: Blueprint, desired: DesiredState, ctx: PatchEngineContext): PatchRequest {
   const cluster = desired.cluster
   const items: PatchRequestItem[] = []
-  const add = (role: string, template: KubeDocument, from: KubeDocument, fields: typeof METADATA_TO_TEMPLATE, holder: HolderReference, generatedName: string) => {
+  const add = (role: string, template: Unstructured, from: Unstructured, fields: typeof METADATA_TO_TEMPLATE, holder: HolderReference, generatedName: string) => {
     const object = jsonCopy(template) as JsonObject
     copyFields(object, from, fields)
     const cleaned = cleanupTemplate(object)
@@ -150,7 +150,7 @@ export function addVariablesForPatch (request: PatchRequest, blueprint: Blueprin
 }
 
 /** The wire form of the request's templates. */
-function wireItems (request: PatchRequest): Array<{ uid: string, holderReference: HolderReference, object: KubeDocument, variables?: Variable[] }> {
+function wireItems (request: PatchRequest): Array<{ uid: string, holderReference: HolderReference, object: Unstructured, variables?: Variable[] }> {
   return request.items.map(i => ({ uid: i.uid, holderReference: i.holderReference, object: i.object, ...(i.variables ? { variables: i.variables } : {}) }))
 }
 

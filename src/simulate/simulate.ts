@@ -17,7 +17,7 @@ import { cleanupCluster } from './lifecycle-hooks.js'
 import { Lifecycle, type LifecycleContext, type PhaseResult } from './lifecycle.js'
 import { NamingTemplateError } from './names.js'
 import { seededRandom, seededUid } from './seeded.js'
-import { type ClusterObject, jsonCopy, type KubeDocument } from './objects.js'
+import { type Stored, jsonCopy, type Unstructured } from './objects.js'
 import type { ClusterState } from './scope.js'
 import { PatchFailure } from './patch-engine.js'
 import { Recorder, SimulationFailure, type TimelineEntry } from './timeline.js'
@@ -124,7 +124,7 @@ export interface SimulationResult {
      * `controlPlane`, `controlPlaneMachineInfrastructure`, `machineDeployment <name>` (and its `bootstrap` and
      * `infrastructure` templates), `machinePool <name>` (and its objects), `<role> healthCheck`.
      */
-    objects: Record<string, KubeDocument>
+    objects: Record<string, Unstructured>
   }>
   /** variables are the Cluster's variables as defaulted and validated. */
   variables: ClusterVariable[]
@@ -146,7 +146,7 @@ export interface SimulationResult {
 /** Where a simulated Cluster stands: as stored, with what the topology controller made for it. */
 export interface SimulationState {
   /** cluster is the Cluster as stored. */
-  cluster: ClusterObject
+  cluster: Stored<Cluster, 'namespaced'>
   /** current is what the topology controller made for it, as a live Cluster's (see readLiveCluster). */
   current: LiveState
 }
@@ -170,7 +170,7 @@ function templatesOf (phase: PhaseResult): SimulatedTemplate[] {
 }
 
 /** The Cluster as the API server stores it once Cluster API's Cluster controller has seen it (its finalizer added). */
-function newCluster (input: ClusterObject, seed: string, origin: number): ClusterObject {
+function newCluster (input: Stored<Cluster, 'namespaced'>, seed: string, origin: number): Stored<Cluster, 'namespaced'> {
   const cluster = jsonCopy(input)
   delete cluster.status
   cluster.kind = 'Cluster'
@@ -184,9 +184,9 @@ function newCluster (input: ClusterObject, seed: string, origin: number): Cluste
 }
 
 /** The objects of a Cluster's state by role. */
-function objectsByRole (state: ClusterState): Record<string, KubeDocument> {
-  const out: Record<string, KubeDocument> = { cluster: state.cluster as KubeDocument }
-  const put = (role: string, object: KubeDocument | undefined) => { if (object) out[role] = object }
+function objectsByRole (state: ClusterState): Record<string, Unstructured> {
+  const out: Record<string, Unstructured> = { cluster: state.cluster as Unstructured }
+  const put = (role: string, object: Unstructured | undefined) => { if (object) out[role] = object }
   put('infrastructureCluster', state.infrastructureCluster)
   put('controlPlane', state.controlPlane.object)
   put('controlPlaneMachineInfrastructure', state.controlPlane.infrastructureMachineTemplate)
