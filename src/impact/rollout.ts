@@ -1,4 +1,5 @@
-// What Cluster API v1.14 does with a change of the desired objects (docs: ../shared rollouts.md, from its code):
+// What Cluster API v1.14 does with a change of the desired objects (from its code: reconcile_state.go's
+// reconcileReferencedTemplate, KCP's UpToDate and PrepareKubeadmConfigsForDiff; how far to trust it: docs/before-you-upgrade.md):
 // a template a MachineDeployment or the control plane references is rotated when its spec changes (a new name, so a
 // new MachineSet, so every Machine replaced) and patched in place when only its labels or annotations change; the
 // KubeadmControlPlane replaces every Machine when its kubeadmConfigSpec changes (but for what KCP ignores in its

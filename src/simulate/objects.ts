@@ -1,5 +1,5 @@
 // Small helpers over Kubernetes objects as plain JSON: typed access to nested fields as unstructured.Unstructured
-// gives it, and how objects are named in messages.
+// gives it (by key path or JSON Pointer), the fields two values differ in, and how objects are named in messages.
 import type { Stored, Unstructured } from '../api/kube-object.js'
 import { createJsonPatch } from '../topology/json-patch.js'
 import { isJsonObject, jsonCopy } from '../topology/json.js'
