@@ -8,7 +8,7 @@ import { rolloutImpact } from '../../src/impact/live.js'
 import { readDocuments } from '../../src/kube/manifests.js'
 import { referenceHandlers } from '../../src/reference-extension/index.js'
 import { createInProcessExtension } from '../../src/server/in-process.js'
-import { dryRunDesiredState, InProcessRuntimeClient, type KubeDocument, listClusters, readLiveCluster, ResourcePaths, simulate } from '../../src/simulate/index.js'
+import { dryRunDesiredState, InProcessRuntimeClient, type Unstructured, listClusters, readLiveCluster, ResourcePaths, simulate } from '../../src/simulate/index.js'
 import { inNamespace, liveObjects, MemoryManagementCluster, namespaceObject } from '../../test/helpers/memory-cluster.js'
 import { referenceHandlersV2 } from '../../test/helpers/reference-extension-v2.js'
 
@@ -16,12 +16,12 @@ export const IMPACT_RESULT = 'RESULT '
 
 const [count = '1000', mode = 'impact'] = process.argv.slice(2)
 const example = fileURLToPath(new URL('../../examples/simulate/', import.meta.url))
-const inputs = [...await readDocuments(`${example}cluster.yaml`), ...await readDocuments(`${example}clusterclass.yaml`), ...await readDocuments(`${example}templates.yaml`)] as KubeDocument[]
+const inputs = [...await readDocuments(`${example}cluster.yaml`), ...await readDocuments(`${example}clusterclass.yaml`), ...await readDocuments(`${example}templates.yaml`)] as Unstructured[]
 const v1 = new InProcessRuntimeClient(createInProcessExtension({ handlers: referenceHandlers() }), 'reference')
 const v2 = new InProcessRuntimeClient(createInProcessExtension({ handlers: referenceHandlersV2('command') }), 'reference')
 const created = await simulate({ client: v1, objects: inputs, delete: false, checkDeterminism: false })
 const live = liveObjects(inputs, created)
-const objects: KubeDocument[] = []
+const objects: Unstructured[] = []
 for (let i = 0; i < Number(count); i++) {
   const ns = `ns-${String(i).padStart(4, '0')}`
   objects.push(...inNamespace(live, ns), namespaceObject(ns))

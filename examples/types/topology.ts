@@ -1,7 +1,7 @@
 // Type tests of runtime-sdk/topology (see handlers.ts for how they are checked). Nothing here runs.
 import { v1alpha1 } from 'runtime-sdk'
 import {
-  ensurePath, getObject, getString, getValue, templateKind, templates, variableSchema as v, walkTemplates, type TemplateObject, type VariableValue
+  ensurePath, getObject, getString, getValue, templateKind, templates, variableSchema as v, walkTemplates, type TemplateBase, type Unstructured, type VariableValue
 } from 'runtime-sdk/topology'
 import { exact, type Equal } from './expect.js'
 
@@ -19,8 +19,8 @@ walkTemplates(request, (template, { variables, holder }) => {
   }
 }, { kinds: [templates.KubeadmControlPlaneTemplate, templates.KubeadmConfigTemplate] })
 
-// Compiles: without kinds every template is a TemplateObject; an async function; a kind of your own.
-walkTemplates(request, async (template) => { exact<Equal<typeof template, TemplateObject>>() })
+// Compiles: without kinds every template is an Unstructured & TemplateBase; an async function; a kind of your own.
+walkTemplates(request, async (template) => { exact<Equal<typeof template, Unstructured & TemplateBase>>() })
 interface AWSMachineTemplate { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2', kind: 'AWSMachineTemplate', spec?: { template?: { spec?: { instanceType?: string } } } }
 walkTemplates(request, (template) => { ensurePath(template, 'spec', 'template', 'spec').instanceType = 'm5.large' }, {
   kinds: [templateKind<AWSMachineTemplate>('infrastructure.cluster.x-k8s.io/v1beta2', 'AWSMachineTemplate')]

@@ -7,7 +7,7 @@
 //                       versions, the CRD generated from the schemas, names copied from Cluster API
 //   schema/             the schema toolkit: TypeBox building blocks of our schemas and of your own hook groups, and
 //                       rules written once as CEL and TypeScript
-//   kube-object.ts      the one KubeObject, on Kubernetes' ObjectMeta
+//   kube-object.ts      the Kubernetes object types: KubeObject, Unstructured and Stored<T>, on Kubernetes' ObjectMeta
 export * as v1alpha1 from './hooks/v1alpha1/index.js'
 export { defineHook, type HookConversion, type HookDefinition, type HookGroupVersion, type HookMeta, type RequestOf, type ResponseOf } from './hooks/define.js'
 export * as schema from './schema/builders.js'

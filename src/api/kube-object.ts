@@ -1,5 +1,7 @@
-// The one Kubernetes object type: type information and metadata (Kubernetes' ObjectMeta, as the hook types define
-// it); the rest of an object is its kind's own and passes through untouched.
+// runtime-sdk's Kubernetes object types: KubeObject, an object with its type information and metadata (Kubernetes'
+// ObjectMeta, as the hook types define it), the rest its kind's own; Unstructured, any object as JSON
+// (unstructured.Unstructured: a manifest, a template, what the API server returns), every other field unknown; and
+// Stored<T>, an object as the API server stores it, its name (and, for a namespaced kind, its namespace) always set.
 import type { ObjectMeta } from './hooks/v1alpha1/types.generated.js'
 
 export type { ObjectMeta }
@@ -14,7 +16,15 @@ export interface KubeObject {
   metadata?: ObjectMeta | undefined
 }
 
-/** An object as the API server stores and lists it: it always has a name. */
-export interface StoredObject extends KubeObject {
-  metadata: ObjectMeta & { name: string }
+/** Any Kubernetes object as JSON (unstructured.Unstructured): type information and metadata, every other field (spec, status, ...) unknown. */
+export interface Unstructured extends KubeObject {
+  /** Any other field, as JSON. */
+  [field: string]: unknown
 }
+
+/**
+ * An object as the API server stores it: its metadata.name always set, and with `'namespaced'` its metadata.namespace
+ * too (`Stored<Cluster, 'namespaced'>`).
+ */
+export type Stored<T extends KubeObject = KubeObject, Scope extends 'cluster' | 'namespaced' = 'cluster'> =
+  T & { metadata: NonNullable<T['metadata']> & { name: string } & (Scope extends 'namespaced' ? { namespace: string } : unknown) }

@@ -4,7 +4,7 @@
 import { EXTENSION_CONFIG_COLLECTION_PATH as COLLECTION, V1BETA2_API_VERSION } from '../api/extension-config/constants.js'
 import type { ExtensionConfig, ExtensionConfigStatus } from '../api/extension-config/types.js'
 import type { Labels } from '../registry/selector.js'
-import type { StoredObject } from '../api/kube-object.js'
+import type { Stored } from '../api/kube-object.js'
 import type { KubeApi } from '../kube/api.js'
 import { isNotFound } from '../kube/errors.js'
 import { Reflector, type Staleness } from '../kube/reflector.js'
@@ -26,7 +26,7 @@ export interface KubernetesSourceOptions {
 const pathOf = (name: string) => `${COLLECTION}/${encodeURIComponent(name)}`
 const MERGE_PATCH = 'application/merge-patch+json'
 
-type ExtensionConfigObject = ExtensionConfig & StoredObject
+type ExtensionConfigObject = ExtensionConfig & Stored
 
 /**
  * ExtensionConfigs from the Kubernetes API: a cached watch of ExtensionConfigs and a metadata-only watch of Secrets
@@ -37,14 +37,14 @@ export class KubernetesSource implements ExtensionConfigSource {
   readonly kind = 'kubernetes'
   readonly #api: KubeApi
   readonly #extensionConfigs: Reflector<ExtensionConfigObject>
-  readonly #secrets: Reflector<StoredObject> | undefined
+  readonly #secrets: Reflector<Stored> | undefined
   readonly #logger: ControllerLogger | undefined
 
   constructor (options: KubernetesSourceOptions) {
     this.#api = options.api
     this.#logger = options.logger
     this.#extensionConfigs = new Reflector<ExtensionConfigObject>(options.api, { path: COLLECTION, ...(options.labelSelector ? { labelSelector: options.labelSelector } : {}) })
-    this.#secrets = options.watchSecrets === false ? undefined : new Reflector<StoredObject>(options.api, { path: '/api/v1/secrets', metadataOnly: true })
+    this.#secrets = options.watchSecrets === false ? undefined : new Reflector<Stored>(options.api, { path: '/api/v1/secrets', metadataOnly: true })
   }
 
   async start (listener: SourceListener): Promise<void> {
@@ -55,7 +55,7 @@ export class KubernetesSource implements ExtensionConfigSource {
     ecs.onError((err, info) => this.#logger?.warn({ err: err.message, phase: info.phase, retryInMs: info.retryInMs }, 'watching ExtensionConfigs failed; retrying'))
     const secrets = this.#secrets
     if (secrets) {
-      const changed = (secret: StoredObject) => listener.secret(secret.metadata.namespace ?? '', secret.metadata.name)
+      const changed = (secret: Stored) => listener.secret(secret.metadata.namespace ?? '', secret.metadata.name)
       secrets.on('add', changed)
       secrets.on('update', (secret, old) => { if (secret.metadata.resourceVersion !== old.metadata.resourceVersion) changed(secret) })
       secrets.on('delete', changed)
@@ -110,7 +110,7 @@ export class KubernetesSource implements ExtensionConfigSource {
 
   readonly namespaceLabels = async (namespace: string): Promise<Labels | undefined> => {
     try {
-      const ns = await this.#api.request<StoredObject>('GET', `/api/v1/namespaces/${encodeURIComponent(namespace)}`)
+      const ns = await this.#api.request<Stored>('GET', `/api/v1/namespaces/${encodeURIComponent(namespace)}`)
       return ns.metadata.labels ?? {}
     } catch (err) {
       if (isNotFound(err)) return undefined

@@ -11,7 +11,8 @@ import { PENDING_HOOKS_ANNOTATION } from '../api/extension-config/constants.js'
 import type { ExtensionConfig } from '../api/extension-config/types.js'
 import { createCatalog, HOOKS_GROUP } from '../catalog/index.js'
 import type { RuntimeClient } from '../client/runtime-client.js'
-import type { ClusterObject } from '../simulate/index.js'
+import type { Stored } from '../simulate/index.js'
+import type { Cluster } from '../api/hooks/v1alpha1/types.generated.js'
 
 /** TopologyReconciled: whether the topology controller reconciled the Cluster, and if not why. */
 const TOPOLOGY_RECONCILED_CONDITION = 'TopologyReconciled'
@@ -85,7 +86,7 @@ export function failedHook (message: string): { hook: string, handlers: string[]
  * One Cluster's report computed within its budget (held --call evaluates its class to build the request), or the
  * report that says it could not be computed.
  */
-export async function heldWithinBudget (cluster: ClusterObject, budget: Budget, work: () => Promise<HeldReport>): Promise<HeldReport> {
+export async function heldWithinBudget (cluster: Stored<Cluster, 'namespaced'>, budget: Budget, work: () => Promise<HeldReport>): Promise<HeldReport> {
   try {
     return await withBudget(budget, work)
   } catch (err) {
@@ -95,7 +96,7 @@ export async function heldWithinBudget (cluster: ClusterObject, budget: Budget, 
 }
 
 /** Why the Cluster is held, from its own state and the ExtensionConfigs (registered in `client`). */
-export async function whyHeld (cluster: ClusterObject, extensionConfigs: readonly ExtensionConfig[], client: RuntimeClient): Promise<HeldReport> {
+export async function whyHeld (cluster: Stored<Cluster, 'namespaced'>, extensionConfigs: readonly ExtensionConfig[], client: RuntimeClient): Promise<HeldReport> {
   const conditions = ((cluster.status as { conditions?: Condition[] } | undefined)?.conditions ?? [])
   const reconciled = conditions.find(c => c.type === TOPOLOGY_RECONCILED_CONDITION)
   const found: Array<Omit<HoldingHook, 'handlers' | 'undiscovered'> & { handlers?: string[] }> = []

@@ -7,7 +7,7 @@
 // there, so what it would write later in its order (infrastructure cluster, control plane, MachineDeployments,
 // MachinePools) waits too, while the other MachineDeployments go on (it takes them in random order).
 import type { RuntimeClient } from '../client/runtime-client.js'
-import { describeObject, dryRunDesiredState, type DryRunResult, getPath, type KubeDocument, type LiveState, type RefusedObject, type TopologyReconciledCondition } from '../simulate/index.js'
+import { describeObject, dryRunDesiredState, type DryRunResult, getPath, type Unstructured, type LiveState, type RefusedObject, type TopologyReconciledCondition } from '../simulate/index.js'
 import { jsonEqual } from '../topology/json.js'
 import { canUpdateControlPlaneInPlace, canUpdateMachineSetInPlace, type InPlaceVerdict } from './in-place.js'
 import { controlPlaneChanges, type FieldChange, inPlaceObjectChanges, type RolloutEffect, strongest, templateChanges } from './rollout.js'
@@ -59,8 +59,7 @@ export interface ImpactInput {
   candidate: RuntimeClient
 }
 
-type Doc = KubeDocument
-type Compare = (stored: Doc | undefined, desired: Doc | undefined) => FieldChange[]
+type Compare = (stored: Unstructured | undefined, desired: Unstructured | undefined) => FieldChange[]
 
 /** The rollout impact of the candidate on one Cluster. */
 export async function clusterImpact (input: ImpactInput): Promise<ClusterImpact> {
@@ -70,12 +69,12 @@ export async function clusterImpact (input: ImpactInput): Promise<ClusterImpact>
    * The candidate's changes of one object as Cluster API sees them (both sides through a dry run over what is
    * stored), without those the registered version would make as well (a Cluster still on its way).
    */
-  const candidateChanges = (compare: Compare, stored: Doc | undefined, get: (r: DryRunResult) => Doc | undefined): FieldChange[] => {
+  const candidateChanges = (compare: Compare, stored: Unstructured | undefined, get: (r: DryRunResult) => Unstructured | undefined): FieldChange[] => {
     const [a, b] = [get(before), get(after)]
     if (!stored) return compare(a, b)
     // What the API server refuses is compared as written (its refusal is the story).
     const refused = b !== undefined && after.asApplied(b, stored) === undefined
-    const seen = (o: Doc | undefined) => o && !refused ? after.asApplied(o, stored) ?? o : o
+    const seen = (o: Unstructured | undefined) => o && !refused ? after.asApplied(o, stored) ?? o : o
     const now = seen(stored)
     const pending = compare(now, seen(a))
     return compare(now, seen(b)).filter(c => !pending.some(p => p.path === c.path && jsonEqual(p.after, c.after)))
@@ -113,7 +112,7 @@ export async function clusterImpact (input: ImpactInput): Promise<ClusterImpact>
       ...candidateChanges(pool, stored?.infrastructure, r => r.desired.machinePools.get(name)?.infrastructure)
     ]))
   }
-  const cluster = input.objects.find(o => (o as Doc)?.kind === 'Cluster') as Doc | undefined
+  const cluster = input.objects.find(o => (o as Unstructured)?.kind === 'Cluster') as Unstructured | undefined
   return {
     cluster: `${cluster?.metadata?.namespace ?? ''}/${cluster?.metadata?.name ?? ''}`,
     objects: withRefusals(objects, after.refused),
@@ -130,11 +129,11 @@ async function controlPlaneInPlace (impact: ObjectImpact, current: LiveState, af
   const stored = current.controlPlane.object
   const desired = after.desired.controlPlane.object
   if (!stored || !desired) return
-  const seen = (o: Doc | undefined, on: Doc | undefined) => o && on ? after.asApplied(o, on) ?? o : o
-  const kcp = seen(desired, stored) as Doc
+  const seen = (o: Unstructured | undefined, on: Unstructured | undefined) => o && on ? after.asApplied(o, on) ?? o : o
+  const kcp = seen(desired, stored) as Unstructured
   impact.inPlace = await canUpdateControlPlaneInPlace(candidate, {
     machines: current.controlPlane.machines ?? [],
-    before: seen(stored, stored) as Doc,
+    before: seen(stored, stored) as Unstructured,
     after: kcp,
     machineTemplateBefore: seen(current.controlPlane.infrastructureMachineTemplate, current.controlPlane.infrastructureMachineTemplate),
     machineTemplateAfter: seen(after.desired.controlPlane.infrastructureMachineTemplate, current.controlPlane.infrastructureMachineTemplate)
@@ -171,11 +170,11 @@ function withRefusals (objects: ObjectImpact[], refused: readonly RefusedObject[
 }
 
 /** The impact with the stored object's replicas, when it has some. */
-function withMachines (impact: ObjectImpact, stored: Doc | undefined): ObjectImpact {
+function withMachines (impact: ObjectImpact, stored: Unstructured | undefined): ObjectImpact {
   const replicas = (stored?.['spec'] as { replicas?: unknown } | undefined)?.replicas
   return typeof replicas === 'number' ? { ...impact, machines: replicas } : impact
 }
 
-function impactOf (role: string, object: Doc | undefined, changes: FieldChange[]): ObjectImpact {
+function impactOf (role: string, object: Unstructured | undefined, changes: FieldChange[]): ObjectImpact {
   return { object: describeObject(object), role, effect: strongest(changes), changes }
 }

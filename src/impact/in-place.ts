@@ -9,7 +9,7 @@
 import { CanUpdateMachine, CanUpdateMachineSet } from '../api/hooks/v1alpha1/hooks.js'
 import type { RuntimeClient } from '../client/runtime-client.js'
 import { RuntimeCallError } from '../client/errors.js'
-import { canUpdateMachineSetRequest, cleanup, machineDifferences, type MachineObjects, machineSetDifferences, setPath, type WorkerState } from '../simulate/index.js'
+import { canUpdateMachineSetRequest, cleanup, getPath, machineDifferences, type JsonObject, type MachineObjects, machineSetDifferences, setPath, type Unstructured, type WorkerState } from '../simulate/index.js'
 import { jsonCopy } from '../topology/json.js'
 import { applyMergePatch, createMergePatch } from '../topology/merge-patch.js'
 
@@ -25,8 +25,6 @@ export interface InPlaceVerdict {
   reason: string
 }
 
-type Doc = Record<string, any>
-
 /** canUpdateMachineSetInPlace, for a MachineDeployment whose templates the candidate would rotate. */
 export async function canUpdateMachineSetInPlace (candidate: RuntimeClient, change: { current: WorkerState, desired: WorkerState }): Promise<InPlaceVerdict> {
   const hook = CanUpdateMachineSet.hook
@@ -41,10 +39,10 @@ export async function canUpdateMachineSetInPlace (candidate: RuntimeClient, chan
 }
 
 /** Calls the handler; what stays different once its patches are applied, or why it cannot be known. */
-async function ask (candidate: RuntimeClient, hook: typeof CanUpdateMachine | typeof CanUpdateMachineSet, forObject: Doc, handler: string, request: { current: Doc, desired: Doc }, differences: (request: { current: Doc, desired: Doc }, response: Doc) => string[]): Promise<string[] | string> {
-  let response: Doc
+async function ask (candidate: RuntimeClient, hook: typeof CanUpdateMachine | typeof CanUpdateMachineSet, forObject: Unstructured, handler: string, request: { current: JsonObject, desired: JsonObject }, differences: (request: { current: JsonObject, desired: JsonObject }, response: JsonObject) => string[]): Promise<string[] | string> {
+  let response: JsonObject
   try {
-    response = (await candidate.callExtension(hook, forObject as never, handler, request as never)).response as Doc
+    response = (await candidate.callExtension(hook, forObject as never, handler, request as never)).response as unknown as JsonObject
   } catch (err) {
     if (!(err instanceof RuntimeCallError)) throw err
     return `the handler failed: ${err.message}`
@@ -57,7 +55,7 @@ async function ask (candidate: RuntimeClient, hook: typeof CanUpdateMachine | ty
 }
 
 /** The one handler of an in-place hook, or why none is asked. */
-async function onlyHandler (candidate: RuntimeClient, hook: typeof CanUpdateMachine | typeof CanUpdateMachineSet, forObject: Doc): Promise<string | { reason: string }> {
+async function onlyHandler (candidate: RuntimeClient, hook: typeof CanUpdateMachine | typeof CanUpdateMachineSet, forObject: Unstructured): Promise<string | { reason: string }> {
   const handlers = await candidate.getAllExtensions(hook, forObject as never)
   if (handlers.length === 0) return { reason: `the candidate implements no ${hook.hook} handler` }
   if (handlers.length > 1) return { reason: `several ${hook.hook} handlers (${handlers.join(', ')}): Cluster API supports one` }
@@ -65,7 +63,7 @@ async function onlyHandler (candidate: RuntimeClient, hook: typeof CanUpdateMach
 }
 
 /** A Machine as the change makes it: the control plane's version, and the control plane's changes made to its objects. */
-function desiredMachine (m: MachineObjects, version: string | undefined, configChange: unknown, infrastructureChange: unknown): { machine: Doc, bootstrapConfig: Doc, infrastructureMachine: Doc } {
+function desiredMachine (m: MachineObjects, version: string | undefined, configChange: unknown, infrastructureChange: unknown): { machine: Unstructured, bootstrapConfig: Unstructured, infrastructureMachine: Unstructured } {
   const machine = jsonCopy(cleanup(m.machine))
   if (version) setPath(machine, ['spec', 'version'], version)
   const bootstrapConfig = cleanup(m.bootstrapConfig ?? {})
@@ -81,14 +79,14 @@ function desiredMachine (m: MachineObjects, version: string | undefined, configC
  * Whether the candidate's CanUpdateMachine takes the change of a KubeadmControlPlane (`before` and `after` as the
  * dry runs see them, with their machine templates) in place, for every one of its Machines.
  */
-export async function canUpdateControlPlaneInPlace (candidate: RuntimeClient, change: { machines: readonly MachineObjects[], before: Doc, after: Doc, machineTemplateBefore?: Doc | undefined, machineTemplateAfter?: Doc | undefined }): Promise<InPlaceVerdict> {
+export async function canUpdateControlPlaneInPlace (candidate: RuntimeClient, change: { machines: readonly MachineObjects[], before: Unstructured, after: Unstructured, machineTemplateBefore?: Unstructured | undefined, machineTemplateAfter?: Unstructured | undefined }): Promise<InPlaceVerdict> {
   const hook = CanUpdateMachine.hook
   const handler = await onlyHandler(candidate, CanUpdateMachine, change.after)
   if (typeof handler !== 'string') return { hook, accepted: false, reason: handler.reason }
   if (change.machines.length === 0) return { hook, handler, accepted: false, reason: 'its Machines are not known (read from a management cluster to ask)' }
-  const configChange = createMergePatch(change.before['spec']?.kubeadmConfigSpec, change.after['spec']?.kubeadmConfigSpec)
-  const infrastructureChange = createMergePatch(change.machineTemplateBefore?.['spec']?.template?.spec, change.machineTemplateAfter?.['spec']?.template?.spec)
-  const version = change.after['spec']?.version as string | undefined
+  const configChange = createMergePatch(getPath(change.before, ['spec', 'kubeadmConfigSpec']), getPath(change.after, ['spec', 'kubeadmConfigSpec']))
+  const infrastructureChange = createMergePatch(getPath(change.machineTemplateBefore, ['spec', 'template', 'spec']), getPath(change.machineTemplateAfter, ['spec', 'template', 'spec']))
+  const version = getPath(change.after, ['spec', 'version']) as string | undefined
   for (const m of change.machines) {
     const request = { current: { machine: cleanup(m.machine), bootstrapConfig: cleanup(m.bootstrapConfig ?? {}), infrastructureMachine: cleanup(m.infrastructureMachine ?? {}) }, desired: desiredMachine(m, version, configChange, infrastructureChange) }
     const asked = await ask(candidate, CanUpdateMachine, m.machine, handler, request, machineDifferences)

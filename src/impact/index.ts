@@ -18,6 +18,15 @@
  *
  * @packageDocumentation
  */
+// The files:
+//   live.ts               rolloutImpact: the Clusters of a management cluster read, each one's impact, the summary
+//   impact.ts             clusterImpact: one Cluster's desired state with the registered and the candidate extension
+//   rollout.ts            what Cluster API does with each changed field: rollout, in place, nothing
+//   in-place.ts           whether the candidate's CanUpdateMachineSet / CanUpdateMachine take a rollout in place
+//   replaced-extension.ts the registered extensions with one ExtensionConfig's handlers answered by the candidate
+//   recorded-client.ts    a candidate given as a recording of its traffic
+//   recording.ts          reading a recording (`serve --record`)
+//   replay.ts             recorded calls sent again to another version, and what it answers differently
 export { rolloutImpact, summarise, isFailure, type RolloutImpactOptions, type RolloutImpactReport, type ImpactSummary, type ClusterImpactFailure } from './live.js'
 // Where the runtime client's registration lives; exported here too, for the impact's "as registered" side.
 export { registeredExtensions, type RegisteredExtensions } from '../client/registered-extensions.js'

@@ -2,7 +2,6 @@
 // the message, retryAfterSeconds and every other field of the answer, and for GeneratePatches the templates its
 // patches produce (each request template patched by the recorded answer and by the new one, then compared): the
 // question before deploying a new version is whether any object would change.
-import { applyPatch, type Operation } from 'rfc6902'
 import { createCatalog } from '../catalog/default.js'
 import { parseApiVersion } from '../catalog/identity.js'
 import { RuntimeCallError } from '../client/errors.js'
@@ -10,7 +9,7 @@ import type { KubeObject, RuntimeClient } from '../client/runtime-client.js'
 import { REDACTED, type RecordedCall } from '../server/recording.js'
 import { createJsonPatch, type JsonPatchOperation } from '../topology/json-patch.js'
 import { jsonCopy, jsonEqual } from '../topology/json.js'
-import { applyMergePatch } from '../topology/merge-patch.js'
+import { applyPatchItem, type ChangedField, changedFields, type PatchItem } from '../simulate/index.js'
 import { RecordingError } from './recording.js'
 
 /** What to replay against. */
@@ -25,15 +24,8 @@ export interface ReplayOptions {
   hooks?: readonly string[]
 }
 
-/** A field of an answer that differs. */
-export interface FieldDifference {
-  /** path of the field in the answer, as a JSON Pointer (`/status`, `/message`, `/variables/0/schema`). */
-  path: string
-  /** before is the recorded answer's value (absent when the field is new). */
-  before?: unknown
-  /** after is the new answer's value (absent when the field is gone). */
-  after?: unknown
-}
+/** A field of an answer that differs: its path in the answer (`/status`, `/message`, `/variables/0/schema`), the recorded value (before) and the new one (after). */
+export type FieldDifference = ChangedField
 
 /** A template a GeneratePatches answer now patches differently. */
 export interface TemplateDifference {
@@ -81,7 +73,6 @@ export interface ReplayReport {
   hooks: ReplayedHook[]
 }
 
-interface PatchItem { uid?: string, patchType?: string, patch?: string }
 interface RequestItem { uid?: string, object?: Record<string, unknown>, holderReference?: { kind?: string, fieldPath?: string } }
 
 /** The request with its redacted settings given again. */
@@ -105,18 +96,9 @@ function forObjectOf (request: Record<string, unknown>): KubeObject {
 /** A template with an answer's patches for it applied (undefined when a patch does not apply). */
 function patched (item: RequestItem, answer: unknown): unknown {
   let object: unknown = jsonCopy(item.object ?? {})
-  for (const p of ((answer as { items?: PatchItem[] } | undefined)?.items ?? []).filter(p => p.uid === item.uid)) {
-    let patch: unknown
-    try {
-      patch = JSON.parse(Buffer.from(p.patch ?? '', 'base64').toString('utf8'))
-    } catch {
-      return undefined
-    }
-    if (p.patchType === 'JSONMergePatch') {
-      object = applyMergePatch(object, patch)
-    } else {
-      if (!Array.isArray(patch) || applyPatch(object, patch as Operation[]).some(e => e !== null)) return undefined
-    }
+  for (const p of ((answer as { items?: Array<PatchItem & { uid?: string }> } | undefined)?.items ?? []).filter(p => p.uid === item.uid)) {
+    object = applyPatchItem(object, p, { onFailure: 'undefined' })
+    if (object === undefined) return undefined
   }
   return object
 }
@@ -142,15 +124,7 @@ function fieldDifferences (hook: string, before: Record<string, unknown>, after:
     const { items: _items, ...rest } = answer
     return rest
   }
-  const a = jsonCopy(strip(before))
-  const b = jsonCopy(strip(after))
-  return createJsonPatch(a, b).map(op => ({ path: op.path, ...(op.op !== 'add' ? { before: pointerValue(a, op.path) } : {}), ...('value' in op ? { after: op.value } : {}) }))
-}
-
-function pointerValue (value: unknown, pointer: string): unknown {
-  let at = value
-  for (const part of pointer.split('/').slice(1).map(p => p.replace(/~1/g, '/').replace(/~0/g, '~'))) at = (at as Record<string, unknown> | undefined)?.[part]
-  return at
+  return changedFields(jsonCopy(strip(before)), jsonCopy(strip(after)))
 }
 
 /** Sends every recorded call (but Discovery's) to the extension and compares the answers. */

@@ -1,10 +1,11 @@
-// What Cluster API v1.14 does with a change of the desired objects (docs: ../shared rollouts.md, from its code):
+// What Cluster API v1.14 does with a change of the desired objects (from its code: reconcile_state.go's
+// reconcileReferencedTemplate, KCP's UpToDate and PrepareKubeadmConfigsForDiff; how far to trust it: docs/before-you-upgrade.md):
 // a template a MachineDeployment or the control plane references is rotated when its spec changes (a new name, so a
 // new MachineSet, so every Machine replaced) and patched in place when only its labels or annotations change; the
 // KubeadmControlPlane replaces every Machine when its kubeadmConfigSpec changes (but for what KCP ignores in its
 // comparison) and updates them in place for machine metadata, deletion timeouts, taints and readiness gates; the
 // infrastructure cluster and MachinePools' objects are patched in place.
-import { createJsonPatch, type JsonPatchOperation } from '../topology/json-patch.js'
+import { type ChangedField, changedFields, describeObject, type Unstructured, templateRotation } from '../simulate/index.js'
 import { jsonEqual } from '../topology/json.js'
 
 /**
@@ -15,15 +16,9 @@ import { jsonEqual } from '../topology/json.js'
 export type RolloutEffect = 'rollout' | 'in-place' | 'none' | 'refused'
 
 /** One changed field and what Cluster API does about it. */
-export interface FieldChange {
-  /** object is `Kind name` of the object or template changed. */
+export interface FieldChange extends ChangedField {
+  /** object is `Kind name` of the object or template changed (path, before and after: the field, with the extension as registered and with the candidate). */
   object: string
-  /** path of the field, as a JSON Pointer. */
-  path: string
-  /** before is the value with the extension as registered (absent when the candidate adds the field). */
-  before?: unknown
-  /** after is the value with the candidate (absent when the candidate removes the field). */
-  after?: unknown
   /** effect is what the change does to the Machines. */
   effect: RolloutEffect
   /** why says, in Cluster API's terms, what happens. */
@@ -42,34 +37,25 @@ const KCP_IN_PLACE = ['/machineTemplate/metadata', '/machineTemplate/spec/deleti
 const KCP_NOTHING = ['/remediation', '/machineNaming', '/rollout/strategy', '/replicas']
 
 const under = (path: string, prefixes: readonly string[]) => prefixes.some(p => path === p || path.startsWith(`${p}/`))
-const describe = (o: { kind?: string, metadata?: { name?: string } } | undefined) => `${o?.kind ?? ''} ${o?.metadata?.name ?? ''}`.trim()
+const describe = (o: Unstructured | undefined) => describeObject(o, { namespace: false })
 
-/** The JSON Patch turning one value into another, as changed fields with before and after. */
-function changes (before: unknown, after: unknown): Array<{ path: string, before?: unknown, after?: unknown }> {
-  return createJsonPatch(before ?? {}, after ?? {}).map((op: JsonPatchOperation) => ({ path: op.path, ...(op.op !== 'add' ? { before: valueAt(before, op.path) } : {}), ...('value' in op ? { after: op.value } : {}) }))
-}
-
-function valueAt (value: unknown, pointer: string): unknown {
-  let at = value
-  for (const part of pointer.split('/').slice(1).map(p => p.replace(/~1/g, '/').replace(/~0/g, '~'))) at = (at as Record<string, unknown> | undefined)?.[part]
-  return at
-}
-
-type Doc = { kind?: string, metadata?: { name?: string, labels?: unknown, annotations?: unknown }, spec?: unknown }
+/** The fields that change, an absent value as an empty object. */
+const changes = (before: unknown, after: unknown): ChangedField[] => changedFields(before ?? {}, after ?? {})
 
 /**
- * reconcileReferencedTemplate: a referenced template's spec change rotates it (the Machines that use it roll out);
- * labels and annotations are patched in place.
+ * reconcileReferencedTemplate (templateRotation): a referenced template whose spec changes is rotated (the Machines
+ * that use it roll out); labels and annotations are patched in place.
  */
-export function templateChanges (before: Doc | undefined, after: Doc | undefined, owner: string): FieldChange[] {
+export function templateChanges (before: Unstructured | undefined, after: Unstructured | undefined, owner: string): FieldChange[] {
   const object = describe(after ?? before)
-  const spec = changes(before?.spec, after?.spec).map(c => ({ ...c, path: `/spec${c.path}`, object, effect: 'rollout' as const, why: `the template's spec changes: Cluster API rotates it and ${owner} replaces its Machines` }))
+  const effect: RolloutEffect = templateRotation(before ?? {}, after ?? {}) === 'rotate' ? 'rollout' : 'none'
+  const spec = changes(before?.spec, after?.spec).map(c => ({ ...c, path: `/spec${c.path}`, object, effect, why: `the template's spec changes: Cluster API rotates it and ${owner} replaces its Machines` }))
   const metadata = (['labels', 'annotations'] as const).flatMap(key => changes(before?.metadata?.[key], after?.metadata?.[key]).map(c => ({ ...c, path: `/metadata/${key}${c.path}`, object, effect: 'none' as const, why: 'only the template\'s metadata changes: patched in place' })))
   return [...spec, ...metadata]
 }
 
 /** A KubeadmControlPlane's changes, as KCP compares its Machines with it (UpToDate) and syncs them in place. */
-export function controlPlaneChanges (before: Doc | undefined, after: Doc | undefined): FieldChange[] {
+export function controlPlaneChanges (before: Unstructured | undefined, after: Unstructured | undefined): FieldChange[] {
   const object = describe(after ?? before)
   return [
     ...changes(before?.spec, after?.spec).map(c => {
@@ -84,7 +70,7 @@ export function controlPlaneChanges (before: Doc | undefined, after: Doc | undef
 }
 
 /** An object patched in place whose Machines, if any, are its provider's business (infrastructure cluster, MachinePool objects). */
-export function inPlaceObjectChanges (before: Doc | undefined, after: Doc | undefined, why: string): FieldChange[] {
+export function inPlaceObjectChanges (before: Unstructured | undefined, after: Unstructured | undefined, why: string): FieldChange[] {
   const object = describe(after ?? before)
   if (jsonEqual({ spec: before?.spec, labels: before?.metadata?.labels, annotations: before?.metadata?.annotations }, { spec: after?.spec, labels: after?.metadata?.labels, annotations: after?.metadata?.annotations })) return []
   return [

@@ -8,7 +8,7 @@
 // controller-runtime's caches can strip them: nothing here reads them, they are often most of an object, and an
 // update without them leaves the server's unchanged.
 import { isKubeApiError, isResourceExpired } from './errors.js'
-import type { StoredObject } from '../api/kube-object.js'
+import type { Stored } from '../api/kube-object.js'
 import type { KubeApi, KubeList, KubeWatchEvent } from './api.js'
 import { RetryBackoff, sleep, type BackoffOptions } from '../backoff/backoff.js'
 
@@ -74,18 +74,18 @@ function isUnreachable (err: unknown): boolean {
 }
 
 /** Drops metadata.managedFields from an object about to be cached. */
-function withoutManagedFields (obj: StoredObject): void {
+function withoutManagedFields (obj: Stored): void {
   if (obj.metadata && 'managedFields' in obj.metadata) delete obj.metadata.managedFields
 }
 
 /** The cache key: namespace/name, or name for cluster-scoped objects. */
-export function objectKey (obj: StoredObject): string {
+export function objectKey (obj: Stored): string {
   return obj.metadata.namespace ? `${obj.metadata.namespace}/${obj.metadata.name}` : obj.metadata.name
 }
 
 type Listeners<T> = { [E in keyof ReflectorEvents<T>]: Set<ReflectorEvents<T>[E]> }
 
-export class Reflector<T extends StoredObject> {
+export class Reflector<T extends Stored> {
   readonly #api: KubeApi
   readonly #options: ReflectorOptions
   readonly #backoff: RetryBackoff

@@ -17,7 +17,7 @@ import { HookError } from '../server/errors.js'
 import { presetFor, type ResponsesFile } from './responses.js'
 import {
   defineVariables, ensurePath, getString, getValue, getVariable, isKind, templates, toVariables, variableSchema as v,
-  walkTemplates, type PatchFormat, type TemplateContext, type TemplateObject, type Variables
+  walkTemplates, type PatchFormat, type TemplateBase, type TemplateContext, type Unstructured, type Variables
 } from '../topology/index.js'
 
 export const VARIABLE = 'referenceAnnotation'
@@ -69,7 +69,7 @@ function patchKubeadmConfig (spec: templates.KubeadmConfigSpec, vars: Variables,
   setKubeletArg(ensurePath(spec, 'joinConfiguration', 'nodeRegistration'), 'node-labels', label)
 }
 
-function mutate (template: TemplateObject, { variables: vars }: TemplateContext): void {
+function mutate (template: Unstructured & TemplateBase, { variables: vars }: TemplateContext): void {
   const metadata = template.metadata ??= {}
   metadata.annotations = { ...metadata.annotations, [ANNOTATION]: getString(vars, VARIABLE) ?? DEFAULT_VALUE }
   if (isKind(template, templates.KubeadmControlPlaneTemplate)) {

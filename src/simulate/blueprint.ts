@@ -4,11 +4,11 @@
 import { CORE_API_VERSION } from '../api/core/constants.js'
 import type { ClassTemplate, SimulationInputs } from './inputs.js'
 import { seededUid } from './seeded.js'
-import { jsonCopy, type KubeDocument } from './objects.js'
+import { jsonCopy, type Unstructured } from './objects.js'
 import type { Blueprint, WorkerClassBlueprint } from './scope.js'
 
 /** A template as stored: uid, resourceVersion, generation and creation time set where absent; owned by the ClusterClass. */
-function storedTemplate (template: ClassTemplate, inputs: SimulationInputs, seed: string): KubeDocument {
+function storedTemplate (template: ClassTemplate, inputs: SimulationInputs, seed: string): Unstructured {
   const object = jsonCopy(template.object)
   const metadata = { ...object.metadata }
   delete metadata.managedFields
@@ -35,14 +35,14 @@ export function getBlueprint (inputs: SimulationInputs, seed: string): Omit<Blue
   const spec = inputs.clusterClass.spec ?? {}
   const workers = (kind: 'machineDeployments' | 'machinePools', classes: ReadonlyArray<{ class?: string, metadata?: WorkerClassBlueprint['metadata'] }>) => new Map(classes.map((c, i): [string, WorkerClassBlueprint] => [c.class ?? '', {
     metadata: c.metadata ?? {},
-    bootstrap: template(`spec.workers.${kind}[${i}].bootstrap`) as KubeDocument,
-    infrastructure: template(`spec.workers.${kind}[${i}].infrastructure`) as KubeDocument
+    bootstrap: template(`spec.workers.${kind}[${i}].bootstrap`) as Unstructured,
+    infrastructure: template(`spec.workers.${kind}[${i}].infrastructure`) as Unstructured
   }]))
   const machineInfrastructure = template('spec.controlPlane.machineInfrastructure')
   return {
     clusterClass: inputs.clusterClass,
-    infrastructureClusterTemplate: template('spec.infrastructure') as KubeDocument,
-    controlPlane: { template: template('spec.controlPlane') as KubeDocument, ...(machineInfrastructure ? { infrastructureMachineTemplate: machineInfrastructure } : {}) },
+    infrastructureClusterTemplate: template('spec.infrastructure') as Unstructured,
+    controlPlane: { template: template('spec.controlPlane') as Unstructured, ...(machineInfrastructure ? { infrastructureMachineTemplate: machineInfrastructure } : {}) },
     machineDeployments: workers('machineDeployments', spec.workers?.machineDeployments ?? []),
     machinePools: workers('machinePools', spec.workers?.machinePools ?? [])
   }

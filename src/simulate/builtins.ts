@@ -4,8 +4,9 @@
 import { CONVERSION_DATA_ANNOTATION, LAST_APPLIED_CONFIG_ANNOTATION } from '../api/core/constants.js'
 import { BUILTINS_VARIABLE } from '../api/hooks/v1alpha1/constants.js'
 import type { Builtins, ClusterVariable, Variable } from '../api/hooks/v1alpha1/types.generated.js'
-import { type ClusterObject, getPath, type KubeDocument, type StringMap, withoutKeys } from './objects.js'
+import { type Stored, getPath, type Unstructured, type StringMap, withoutKeys } from './objects.js'
 import type { WorkerState } from './scope.js'
+import type { Cluster } from '../api/hooks/v1alpha1/types.generated.js'
 
 /** The builtin variable of a value. */
 function builtinVariable (value: Builtins): Variable {
@@ -26,7 +27,7 @@ function builtinMetadata (labels: StringMap | undefined, annotations: StringMap 
 }
 
 /** variables.Global: the Cluster's values and builtin.cluster of the desired Cluster. */
-export function globalVariables (values: readonly ClusterVariable[] | undefined, cluster: ClusterObject, defined: ReadonlySet<string>): Variable[] {
+export function globalVariables (values: readonly ClusterVariable[] | undefined, cluster: Stored<Cluster, 'namespaced'>, defined: ReadonlySet<string>): Variable[] {
   const classRef = cluster.spec?.topology?.classRef
   const classNamespace = classRef?.namespace || cluster.metadata.namespace
   const network = cluster.spec?.clusterNetwork
@@ -48,7 +49,7 @@ export function globalVariables (values: readonly ClusterVariable[] | undefined,
 }
 
 /** variables.ControlPlane: the control plane topology's overrides and builtin.controlPlane of the desired control plane. */
-export function controlPlaneVariables (overrides: readonly ClusterVariable[] | undefined, replicasSet: boolean, controlPlane: KubeDocument, machineTemplate: KubeDocument | undefined, defined: ReadonlySet<string>): Variable[] {
+export function controlPlaneVariables (overrides: readonly ClusterVariable[] | undefined, replicasSet: boolean, controlPlane: Unstructured, machineTemplate: Unstructured | undefined, defined: ReadonlySet<string>): Variable[] {
   const replicas = getPath(controlPlane, ['spec', 'replicas']) as number | undefined
   return [...definedValues(overrides, defined), builtinVariable({
     controlPlane: {

@@ -7,7 +7,8 @@ import {
 } from '../api/core/constants.js'
 import { NamingTemplateError, templateName } from './names.js'
 import type { RandomSource } from './seeded.js'
-import { type ClusterObject, getPath, groupOf, jsonCopy, type JsonObject, type KubeDocument, setMetadataMap, type StringMap } from './objects.js'
+import { type Stored, getPath, groupOf, jsonCopy, type JsonObject, type Unstructured, setMetadataMap, type StringMap } from './objects.js'
+import type { Cluster } from '../api/hooks/v1alpha1/types.generated.js'
 
 /** How the control plane's machine template is referenced: the v1beta2 contract, or v1beta1's ObjectReference. */
 export type ContractVersion = 'v1beta1' | 'v1beta2'
@@ -17,9 +18,9 @@ interface TemplateRef { apiVersion: string, kind: string, name: string }
 
 /** templateToInput: where an object or template is made from and what it gets. */
 interface TemplateToInput {
-  template: KubeDocument
+  template: Unstructured
   clonedFrom: TemplateRef
-  cluster: ClusterObject
+  cluster: Stored<Cluster, 'namespaced'>
   /** name is what the name generator gives; currentName, when set, is kept instead. */
   name: () => string
   currentName?: string | undefined
@@ -29,12 +30,12 @@ interface TemplateToInput {
 }
 
 /** The reference of a template (contract.ObjToRef). */
-export function refOf (object: KubeDocument): TemplateRef {
+export function refOf (object: Unstructured): TemplateRef {
   return { apiVersion: object.apiVersion ?? '', kind: object.kind ?? '', name: object.metadata?.name ?? '' }
 }
 
 /** A ContractVersionedObjectReference to an object (contract.ObjToContractVersionedObjectReference). */
-export function contractRefOf (object: KubeDocument): { apiGroup: string, kind: string, name: string } {
+export function contractRefOf (object: Unstructured): { apiGroup: string, kind: string, name: string } {
   return { apiGroup: groupOf(object.apiVersion ?? ''), kind: object.kind ?? '', name: object.metadata?.name ?? '' }
 }
 
@@ -43,7 +44,7 @@ function clonedFromAnnotations (ref: TemplateRef): StringMap {
 }
 
 /** An owner reference to the Cluster (ownerrefs.OwnerReferenceTo). */
-export function clusterOwnerRef (cluster: ClusterObject): JsonObject {
+export function clusterOwnerRef (cluster: Stored<Cluster, 'namespaced'>): JsonObject {
   return { apiVersion: CORE_API_VERSION, kind: 'Cluster', name: cluster.metadata.name, uid: cluster.metadata.uid ?? '' }
 }
 
@@ -51,9 +52,9 @@ export function clusterOwnerRef (cluster: ClusterObject): JsonObject {
  * templateToObject (with external.GenerateTemplate): the object made from a template's `spec.template`, with the
  * cluster-name label, the given labels and annotations and the cloned-from annotations.
  */
-export function templateToObject (input: TemplateToInput): KubeDocument {
+export function templateToObject (input: TemplateToInput): Unstructured {
   const template = getPath(input.template, ['spec', 'template'])
-  const object: KubeDocument = template !== undefined ? jsonCopy(template) as KubeDocument : {}
+  const object: Unstructured = template !== undefined ? jsonCopy(template) as Unstructured : {}
   const metadata = { ...object.metadata }
   for (const field of ['resourceVersion', 'finalizers', 'uid', 'selfLink'] as const) delete metadata[field]
   object.metadata = { ...metadata, namespace: input.cluster.metadata.namespace }
@@ -67,7 +68,7 @@ export function templateToObject (input: TemplateToInput): KubeDocument {
 }
 
 /** templateToTemplate: a copy of a ClusterClass template for the Cluster, with the topology labels and cloned-from annotations. */
-export function templateToTemplate (input: TemplateToInput): KubeDocument {
+export function templateToTemplate (input: TemplateToInput): Unstructured {
   const template = jsonCopy(input.template)
   const metadata = { ...template.metadata }
   for (const field of ['resourceVersion', 'finalizers', 'uid', 'selfLink'] as const) delete metadata[field]
@@ -83,7 +84,7 @@ export function templateToTemplate (input: TemplateToInput): KubeDocument {
 }
 
 /** A name from a naming template (or the default one), failing the reconcile as Cluster API does when it cannot render. */
-export function namingTemplateName (template: string | undefined, fallback: string, cluster: ClusterObject, data: Record<string, unknown>, random: RandomSource, key: string, kind: string): string {
+export function namingTemplateName (template: string | undefined, fallback: string, cluster: Stored<Cluster, 'namespaced'>, data: Record<string, unknown>, random: RandomSource, key: string, kind: string): string {
   try {
     return templateName(template || fallback, cluster.metadata.name, data, random, key)
   } catch (err) {
@@ -93,7 +94,7 @@ export function namingTemplateName (template: string | undefined, fallback: stri
 }
 
 /** computeMachineHealthCheck: named and labelled like its target, defaulted as the MachineHealthCheck webhook defaults it. */
-export function computeMachineHealthCheck (target: KubeDocument, selector: StringMap, cluster: ClusterObject, checks: JsonObject, remediation: JsonObject): KubeDocument {
+export function computeMachineHealthCheck (target: Unstructured, selector: StringMap, cluster: Stored<Cluster, 'namespaced'>, checks: JsonObject, remediation: JsonObject): Unstructured {
   const defaulted = { nodeStartupTimeoutSeconds: 600, ...checks }
   return {
     apiVersion: CORE_API_VERSION,

@@ -6,7 +6,7 @@
 // providers' validating webhooks run last. Kinds without a schema are stored as given.
 import crds from '../../hooks/v1alpha1/crds.json' with { type: 'json' }
 import { compileSchema, type CompiledSchema, createCustomResource, type FieldError, invalidObjectMessage, type JSONSchemaProps, prune, typedPatchError, updateCustomResource } from '../apiserver/index.js'
-import { isObject, jsonCopy, type KubeDocument } from './objects.js'
+import { isObject, jsonCopy, type Unstructured } from './objects.js'
 import { decodeForWebhooks, providerWebhooks, TOPOLOGY_DRY_RUN_ANNOTATION, WebhookDenied } from './provider-webhooks.js'
 
 /** A kind the API server serves. */
@@ -20,7 +20,7 @@ interface ServedKind {
 
 /** What the API server did with an object: stored (pruned, defaulted), or refused with its message and errors. */
 type Admission =
-  | { ok: true, object: KubeDocument, pruned: string[] }
+  | { ok: true, object: Unstructured, pruned: string[] }
   | { ok: false, message: string, errors: FieldError[], pruned: string[] }
 
 /**
@@ -34,13 +34,13 @@ export interface ApiRefusal {
 }
 
 /** What a server-side apply did: the object as stored, or the refusal. */
-type ApplyResult = { ok: true, object: KubeDocument } | { ok: false, refusal: ApiRefusal }
+type ApplyResult = { ok: true, object: Unstructured } | { ok: false, refusal: ApiRefusal }
 
 /** The fields of the topology controller's intent (structuredmerge's defaultAllowedPaths): the rest is not applied. */
-function intentOf (object: KubeDocument): KubeDocument {
+function intentOf (object: Unstructured): Unstructured {
   const meta = object.metadata ?? {}
   const metadata = Object.fromEntries(['name', 'namespace', 'uid', 'labels', 'annotations', 'ownerReferences'].filter(k => meta[k as keyof typeof meta] !== undefined).map(k => [k, meta[k as keyof typeof meta]]))
-  return jsonCopy({ apiVersion: object.apiVersion, kind: object.kind, metadata, ...(object['spec'] !== undefined ? { spec: object['spec'] } : {}) }) as KubeDocument
+  return jsonCopy({ apiVersion: object.apiVersion, kind: object.kind, metadata, ...(object['spec'] !== undefined ? { spec: object['spec'] } : {}) }) as Unstructured
 }
 
 const CAPI_CRDS = (crds as unknown as { crds: Array<{ apiVersion: string, kind: string, schema: JSONSchemaProps }> }).crds
@@ -48,7 +48,7 @@ const CAPI_CRDS = (crds as unknown as { crds: Array<{ apiVersion: string, kind: 
 const key = (apiVersion: unknown, kind: unknown): string => `${String(apiVersion)} ${String(kind)}`
 
 /** The served versions of a CustomResourceDefinition given as an input, with their schemas. */
-function servedByDefinition (crd: KubeDocument): ServedKind[] {
+function servedByDefinition (crd: Unstructured): ServedKind[] {
   const spec = isObject(crd['spec']) ? crd['spec'] : {}
   const group = typeof spec['group'] === 'string' ? spec['group'] : ''
   const kind = isObject(spec['names']) && typeof spec['names']['kind'] === 'string' ? spec['names']['kind'] : ''
@@ -63,7 +63,7 @@ function servedByDefinition (crd: KubeDocument): ServedKind[] {
 export class ApiServerSchemas {
   readonly #kinds = new Map<string, ServedKind>()
 
-  constructor (inputs: readonly KubeDocument[] = []) {
+  constructor (inputs: readonly Unstructured[] = []) {
     for (const crd of CAPI_CRDS) {
       const [group = '', version = ''] = crd.apiVersion.split('/')
       this.#kinds.set(key(crd.apiVersion, crd.kind), { group, version, kind: crd.kind, props: crd.schema })
@@ -75,12 +75,12 @@ export class ApiServerSchemas {
   }
 
   /** Whether the API server knows the object's kind (else it is stored as given). */
-  serves (object: KubeDocument): boolean {
+  serves (object: Unstructured): boolean {
     return this.#kinds.has(key(object.apiVersion, object.kind))
   }
 
   /** The paths of the fields the object's CRD does not declare (what strict field validation refuses), sorted. */
-  unknownFields (object: KubeDocument): string[] {
+  unknownFields (object: Unstructured): string[] {
     const served = this.#served(object)
     return served ? prune(served.compiled as CompiledSchema, object, { resourceRoot: true }).pruned : []
   }
@@ -90,7 +90,7 @@ export class ApiServerSchemas {
    * then the defaulting webhooks (the provider's, then `webhook`, which may throw to refuse), then validation. A
    * status is kept as given: inputs may be objects read back from a cluster.
    */
-  admit (object: KubeDocument, old?: KubeDocument, webhook?: (object: KubeDocument) => void): Admission {
+  admit (object: Unstructured, old?: Unstructured, webhook?: (object: Unstructured) => void): Admission {
     const served = this.#served(object)
     if (!served) {
       const copy = structuredClone(object)
@@ -98,14 +98,14 @@ export class ApiServerSchemas {
       return { ok: true, object: copy, pruned: [] }
     }
     const provider = providerWebhooks(object)
-    const mutate = (o: Record<string, unknown>) => { provider?.default?.({ object: o as KubeDocument, old, dryRun: false }); webhook?.(o as KubeDocument) }
+    const mutate = (o: Record<string, unknown>) => { provider?.default?.({ object: o as Unstructured, old, dryRun: false }); webhook?.(o as Unstructured) }
     const options = { kind: served.kind, group: served.group, version: served.version, mutate }
     const compiled = served.compiled as CompiledSchema
     const result = old
       ? updateCustomResource(compiled, object as Record<string, unknown>, old as Record<string, unknown>, options)
       : createCustomResource(compiled, object as Record<string, unknown>, options)
     if (result.errors.length > 0) return { ok: false, message: result.message ?? '', errors: result.errors, pruned: result.pruned }
-    return { ok: true, object: result.object as KubeDocument, pruned: result.pruned }
+    return { ok: true, object: result.object as Unstructured, pruned: result.pruned }
   }
 
   /**
@@ -114,7 +114,7 @@ export class ApiServerSchemas {
    * defaulting webhooks, the schema's validation, the providers' validating webhooks. The stored object keeps
    * current's status.
    */
-  apply (desired: KubeDocument, current: KubeDocument | undefined, dryRun: boolean): ApplyResult {
+  apply (desired: Unstructured, current: Unstructured | undefined, dryRun: boolean): ApplyResult {
     const intent = intentOf(desired)
     if (dryRun) intent.metadata = { ...intent.metadata, annotations: { ...intent.metadata?.annotations, [TOPOLOGY_DRY_RUN_ANNOTATION]: '' } }
     const served = this.#served(intent)
@@ -123,8 +123,8 @@ export class ApiServerSchemas {
     if (typeError !== undefined) return { ok: false, refusal: { message: typeError } }
     const webhooks = providerWebhooks(intent)
     const mutate = (o: Record<string, unknown>) => {
-      decodeForWebhooks(webhooks, o as KubeDocument)
-      webhooks?.default?.({ object: o as KubeDocument, old: current, dryRun })
+      decodeForWebhooks(webhooks, o as Unstructured)
+      webhooks?.default?.({ object: o as Unstructured, old: current, dryRun })
     }
     const options = { kind: served.kind, group: served.group, version: served.version, statusSubresource: true, serverSideApply: true, mutate }
     const compiled = served.compiled as CompiledSchema
@@ -140,7 +140,7 @@ export class ApiServerSchemas {
     const name = intent.metadata?.name ?? ''
     const details = (causes: FieldError[]) => ({ kind: served.kind, group: served.group, causes })
     if (result.errors.length > 0) return { ok: false, refusal: { message: result.message ?? '', details: details(result.errors) } }
-    const object = result.object as KubeDocument
+    const object = result.object as Unstructured
     const denied = webhooks?.validate?.({ object, old: current, dryRun }) ?? []
     if (denied.length > 0) return { ok: false, refusal: { message: `admission webhook "${webhooks?.validating ?? ''}" denied the request: ${invalidObjectMessage(served.kind, served.group, name, denied)}`, details: details(denied) } }
     if (dryRun) delete object.metadata?.annotations?.[TOPOLOGY_DRY_RUN_ANNOTATION]
@@ -149,7 +149,7 @@ export class ApiServerSchemas {
   }
 
   /** The kind the object is, when served, its schema compiled. */
-  #served (object: KubeDocument): ServedKind | undefined {
+  #served (object: Unstructured): ServedKind | undefined {
     const served = this.#kinds.get(key(object.apiVersion, object.kind))
     if (served) served.compiled ??= compileSchema(served.props)
     return served

@@ -11,11 +11,12 @@ import {
 import { computeMachineDeployment, computeMachinePool } from './desired-workers.js'
 import { DEFAULT_NAMING, simpleName } from './names.js'
 import type { RandomSource } from './seeded.js'
-import { type ClusterObject, getPath, groupOf, jsonCopy, type JsonObject, type KubeDocument, mergeMaps, setPath, type StringMap } from './objects.js'
+import { type Stored, getPath, groupOf, jsonCopy, type JsonObject, type Unstructured, mergeMaps, setPath, type StringMap } from './objects.js'
 import type { DesiredState, Scope } from './scope.js'
+import type { Cluster } from '../api/hooks/v1alpha1/types.generated.js'
 
 /** computeInfrastructureCluster. */
-export function computeInfrastructureCluster (s: Scope, random: RandomSource): KubeDocument {
+export function computeInfrastructureCluster (s: Scope, random: RandomSource): Unstructured {
   const template = s.blueprint.infrastructureClusterTemplate
   const cluster = s.current.cluster
   return templateToObject({
@@ -36,8 +37,8 @@ function currentControlPlaneMachineTemplateName (s: Scope, contract: ContractVer
 }
 
 /** computeControlPlaneInfrastructureMachineTemplate. */
-function computeControlPlaneInfrastructureMachineTemplate (s: Scope, contract: ContractVersion, random: RandomSource): KubeDocument {
-  const template = s.blueprint.controlPlane.infrastructureMachineTemplate as KubeDocument
+function computeControlPlaneInfrastructureMachineTemplate (s: Scope, contract: ContractVersion, random: RandomSource): Unstructured {
+  const template = s.blueprint.controlPlane.infrastructureMachineTemplate as Unstructured
   const cluster = s.current.cluster
   return templateToTemplate({
     template,
@@ -59,7 +60,7 @@ const V1BETA1_DELETION_FIELDS: Record<DeletionField, string> = { nodeDrainTimeou
  * the topology (to its machines too), its machine template's reference, replicas, rollout.after, readinessGates,
  * taints and deletion timeouts from the topology or the class, and the version of this reconcile.
  */
-export function computeControlPlane (s: Scope, machineTemplate: KubeDocument | undefined, version: string, contract: ContractVersion, random: RandomSource): KubeDocument {
+export function computeControlPlane (s: Scope, machineTemplate: Unstructured | undefined, version: string, contract: ContractVersion, random: RandomSource): Unstructured {
   const { blueprint } = s
   const template = blueprint.controlPlane.template
   const cluster = s.current.cluster
@@ -112,7 +113,7 @@ export function computeControlPlane (s: Scope, machineTemplate: KubeDocument | u
  * computeCluster: the Cluster with the topology labels, references to its infrastructure cluster and control plane,
  * and the upgrade-step annotation while an upgrade is under way (AfterClusterUpgrade pending).
  */
-export function computeCluster (s: Scope, infrastructureCluster: KubeDocument, controlPlane: KubeDocument, upgrading: boolean): ClusterObject {
+export function computeCluster (s: Scope, infrastructureCluster: Unstructured, controlPlane: Unstructured, upgrading: boolean): Stored<Cluster, 'namespaced'> {
   const cluster = jsonCopy(s.current.cluster)
   cluster.metadata.labels = { ...cluster.metadata.labels, [CLUSTER_NAME_LABEL]: cluster.metadata.name, [CLUSTER_TOPOLOGY_OWNED_LABEL]: '' }
   cluster.spec = { ...cluster.spec, infrastructureRef: contractRefOf(infrastructureCluster), controlPlaneRef: contractRefOf(controlPlane) }

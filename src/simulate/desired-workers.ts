@@ -10,7 +10,7 @@ import type { MachineDeploymentClass, MachineDeploymentTopology, MachinePoolClas
 import { clusterOwnerRef, computeMachineHealthCheck, contractRefOf, isSet, namingTemplateName, refOf, templateToObject, templateToTemplate } from './cloning.js'
 import { DEFAULT_NAMING, simpleName } from './names.js'
 import type { RandomSource } from './seeded.js'
-import { getPath, type JsonObject, type KubeDocument, mergeMaps, type StringMap, withoutKeys } from './objects.js'
+import { getPath, type JsonObject, type Unstructured, mergeMaps, type StringMap, withoutKeys } from './objects.js'
 import type { Scope, WorkerClassBlueprint, WorkerState } from './scope.js'
 
 /** The upgrade-sequence annotations are never propagated to a worker's objects. */
@@ -58,7 +58,7 @@ export function computeMachineDeployment (s: Scope, topology: MachineDeploymentT
   const mdClass = (s.blueprint.clusterClass.spec?.workers?.machineDeployments ?? []).find(c => c.class === topology.class) as MachineDeploymentClass
   const current = s.current.machineDeployments.get(name)
   const mdLabel = { [CLUSTER_TOPOLOGY_MACHINE_DEPLOYMENT_NAME_LABEL]: name }
-  const copy = (template: KubeDocument, part: 'bootstrap' | 'infrastructure', currentName: string | undefined) => templateToTemplate({
+  const copy = (template: Unstructured, part: 'bootstrap' | 'infrastructure', currentName: string | undefined) => templateToTemplate({
     template,
     clonedFrom: refOf(template),
     cluster,
@@ -76,7 +76,7 @@ export function computeMachineDeployment (s: Scope, topology: MachineDeploymentT
   const { labels, annotations } = workerMetadata(s, topology, blueprint, CLUSTER_TOPOLOGY_MACHINE_DEPLOYMENT_NAME_LABEL)
   const maxInFlight = either(topology.healthCheck?.remediation?.maxInFlight, mdClass.healthCheck?.remediation?.maxInFlight)
   const deletionOrder = topology.deletion?.order || mdClass.deletion?.order
-  const object: KubeDocument = {
+  const object: Unstructured = {
     apiVersion: CORE_API_VERSION,
     kind: 'MachineDeployment',
     metadata: {
@@ -133,7 +133,7 @@ export function computeMachinePool (s: Scope, topology: MachinePoolTopology, ver
   const blueprint = workerBlueprint(s, 'machinePools', topology.class ?? '')
   const mpClass = (s.blueprint.clusterClass.spec?.workers?.machinePools ?? []).find(c => c.class === topology.class) as MachinePoolClass
   const current = s.current.machinePools.get(name)
-  const make = (template: KubeDocument, part: 'bootstrap' | 'infrastructure', currentName: string | undefined) => {
+  const make = (template: Unstructured, part: 'bootstrap' | 'infrastructure', currentName: string | undefined) => {
     const object = templateToObject({
       template,
       clonedFrom: refOf(template),
@@ -149,7 +149,7 @@ export function computeMachinePool (s: Scope, topology: MachinePoolTopology, ver
   const infrastructure = make(blueprint.infrastructure, 'infrastructure', current ? getPath(current.object, ['spec', 'template', 'spec', 'infrastructureRef', 'name']) as string : undefined)
   const deletion = deletionTimeouts(topology.deletion, mpClass.deletion)
   const { labels, annotations } = workerMetadata(s, topology, blueprint, CLUSTER_TOPOLOGY_MACHINE_POOL_NAME_LABEL)
-  const object: KubeDocument = {
+  const object: Unstructured = {
     apiVersion: CORE_API_VERSION,
     kind: 'MachinePool',
     metadata: {

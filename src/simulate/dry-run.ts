@@ -9,7 +9,7 @@ import type { KubeObject, RuntimeClient } from '../client/runtime-client.js'
 import { getBlueprint } from './blueprint.js'
 import { admitCluster, resolveInputs } from './inputs.js'
 import type { LiveState } from './live.js'
-import { jsonCopy, type KubeDocument } from './objects.js'
+import { jsonCopy, type Unstructured } from './objects.js'
 import { TopologyWriter } from './writes.js'
 import type { PatchRequest } from './patch-engine.js'
 import { type RefusedObject, TopologyReconcileError, type TopologyReconciledCondition } from './refusals.js'
@@ -39,9 +39,9 @@ export interface DryRunResult {
    * asApplied gives an object as a server-side apply dry run over the stored one returns it: defaulted as Cluster
    * API sees both sides when it compares them (dryRunSSAPatch); undefined when the API server refuses it.
    */
-  asApplied: (desired: KubeDocument, stored: KubeDocument) => KubeDocument | undefined
+  asApplied: (desired: Unstructured, stored: Unstructured) => Unstructured | undefined
   /** asCreated gives an object as the API server stores it when it is created (a rotated template); undefined when refused. */
-  asCreated: (desired: KubeDocument) => KubeDocument | undefined
+  asCreated: (desired: Unstructured) => Unstructured | undefined
 }
 
 /** A live Cluster's desired state now, as an extension (its client) patches it, and (unless `writes` is false) what the API server refuses of it. */
@@ -74,8 +74,8 @@ export async function dryRunDesiredState (options: { objects: readonly unknown[]
   const scope = newScope(ctx)
   const { desired, request } = await generateDesiredState(scope, ctx)
   const writer = new TopologyWriter(inputs.schemas)
-  const asApplied = (object: KubeDocument, stored: KubeDocument) => writer.dryRun(object, stored)
-  const asCreated = (object: KubeDocument) => {
+  const asApplied = (object: Unstructured, stored: Unstructured) => writer.dryRun(object, stored)
+  const asCreated = (object: Unstructured) => {
     const created = inputs.schemas.apply(object, undefined, false)
     return created.ok ? created.object : undefined
   }

@@ -4,13 +4,12 @@
 // its bootstrap config and infrastructure machine), and whether an answer's patches, applied to the current objects,
 // leave them equal to the desired ones (what is always updated in place aside: inplace.CleanupMachineSpecForDiff).
 import { setTimeout as sleep } from 'node:timers/promises'
-import { applyPatch, type Operation } from 'rfc6902'
 import { CanUpdateMachineSet, UpdateMachine } from '../api/hooks/v1alpha1/hooks.js'
 import { jsonCopy, jsonEqual } from '../topology/json.js'
-import { applyMergePatch } from '../topology/merge-patch.js'
 import { formatGoDuration } from '../server/duration.js'
 import { simpleName } from './names.js'
-import { getPath, type KubeDocument, setPath } from './objects.js'
+import { getPath, type Unstructured, setPath } from './objects.js'
+import { applyPatchItem, type PatchItem } from './patch-item.js'
 import type { WorkerState } from './scope.js'
 import type { RandomSource } from './seeded.js'
 import { type Recorder, SimulationFailure } from './timeline.js'
@@ -32,13 +31,14 @@ export function cleanup (u: Doc): Doc {
   return { apiVersion: u['apiVersion'], kind: u['kind'], metadata: { name: u['metadata']?.name, namespace: u['metadata']?.namespace, ...(u['metadata']?.labels ? { labels: u['metadata'].labels } : {}), ...(u['metadata']?.annotations ? { annotations: u['metadata'].annotations } : {}) }, spec: u['spec'] }
 }
 
-/** patch.ApplyPatchToObject: the patch applied, only the spec at `specPath` kept (spec.template.spec of a template). */
-export function applyToSpec (object: Doc, patch: { patchType?: string, patch?: string } | undefined, specPath: readonly string[]): Doc {
+/**
+ * patch.ApplyPatchToObject: the patch applied, only the spec at `specPath` kept (spec.template.spec of a template);
+ * a patch without a type is none (Patch.IsDefined). A patch that does not apply is a PatchItemError naming `name`.
+ */
+export function applyToSpec (object: Doc, patch: PatchItem | undefined, specPath: readonly string[], name = 'the patch'): Doc {
   if (!patch?.patchType) return object
-  const decoded = JSON.parse(Buffer.from(patch.patch ?? '', 'base64').toString('utf8')) as unknown
-  let patched: Doc = jsonCopy(object)
-  if (patch.patchType === 'JSONMergePatch') patched = applyMergePatch(patched, decoded) as Doc
-  else if (Array.isArray(decoded) && applyPatch(patched, decoded as Operation[]).some(e => e !== null)) throw new Error('the patch does not apply')
+  const patched = applyPatchItem(object, patch, { where: name })
+  if (patched === object) return object
   const spec = getPath(patched, specPath)
   const out = jsonCopy(object)
   if (spec !== undefined) setPath(out, specPath, spec)
@@ -71,9 +71,9 @@ const TEMPLATE_SPEC = ['spec', 'template', 'spec']
 export function machineSetDifferences (request: { current: Doc, desired: Doc }, response: Doc): string[] {
   const { current, desired } = request
   const patched = {
-    machineSet: applyToSpec(current['machineSet'], response['machineSetPatch'], TEMPLATE_SPEC),
-    bootstrapConfigTemplate: applyToSpec(current['bootstrapConfigTemplate'], response['bootstrapConfigTemplatePatch'], TEMPLATE_SPEC),
-    infrastructureMachineTemplate: applyToSpec(current['infrastructureMachineTemplate'], response['infrastructureMachineTemplatePatch'], TEMPLATE_SPEC)
+    machineSet: applyToSpec(current['machineSet'], response['machineSetPatch'], TEMPLATE_SPEC, 'machineSetPatch'),
+    bootstrapConfigTemplate: applyToSpec(current['bootstrapConfigTemplate'], response['bootstrapConfigTemplatePatch'], TEMPLATE_SPEC, 'bootstrapConfigTemplatePatch'),
+    infrastructureMachineTemplate: applyToSpec(current['infrastructureMachineTemplate'], response['infrastructureMachineTemplatePatch'], TEMPLATE_SPEC, 'infrastructureMachineTemplatePatch')
   }
   const reasons: string[] = []
   if (!jsonEqual(forDiff(patched.machineSet['spec']?.template?.spec), forDiff(desired['machineSet']['spec']?.template?.spec))) reasons.push('the MachineSet still differs')
@@ -87,9 +87,9 @@ export function machineSetDifferences (request: { current: Doc, desired: Doc }, 
 export function machineDifferences (request: { current: Doc, desired: Doc }, response: Doc): string[] {
   const { current, desired } = request
   const patched = {
-    machine: applyToSpec(current['machine'], response['machinePatch'], ['spec']),
-    bootstrapConfig: applyToSpec(current['bootstrapConfig'], response['bootstrapConfigPatch'], ['spec']),
-    infrastructureMachine: applyToSpec(current['infrastructureMachine'], response['infrastructureMachinePatch'], ['spec'])
+    machine: applyToSpec(current['machine'], response['machinePatch'], ['spec'], 'machinePatch'),
+    bootstrapConfig: applyToSpec(current['bootstrapConfig'], response['bootstrapConfigPatch'], ['spec'], 'bootstrapConfigPatch'),
+    infrastructureMachine: applyToSpec(current['infrastructureMachine'], response['infrastructureMachinePatch'], ['spec'], 'infrastructureMachinePatch')
   }
   const reasons: string[] = []
   if (!jsonEqual(forDiff(patched.machine['spec']), forDiff(desired['machine']['spec']))) reasons.push('the Machine still differs')
@@ -103,15 +103,15 @@ export function machineDifferences (request: { current: Doc, desired: Doc }, res
  * The objects a MachineDeployment's Machine is made of (a Machine from its template, its bootstrap config and
  * infrastructure machine from its templates), named `name`: what UpdateMachine is asked to reach.
  */
-export function machineObjects (md: WorkerState, name: string): { machine: KubeDocument, bootstrapConfig: KubeDocument, infrastructureMachine: KubeDocument } {
+export function machineObjects (md: WorkerState, name: string): { machine: Unstructured, bootstrapConfig: Unstructured, infrastructureMachine: Unstructured } {
   const namespace = md.object.metadata?.namespace ?? ''
-  const objectOf = (template: KubeDocument) => ({ apiVersion: template.apiVersion, kind: String(template.kind ?? '').replace(/Template$/, ''), metadata: { name, namespace }, spec: jsonCopy(getPath(template, TEMPLATE_SPEC) ?? {}) }) as KubeDocument
+  const objectOf = (template: Unstructured) => ({ apiVersion: template.apiVersion, kind: String(template.kind ?? '').replace(/Template$/, ''), metadata: { name, namespace }, spec: jsonCopy(getPath(template, TEMPLATE_SPEC) ?? {}) }) as Unstructured
   const bootstrapConfig = objectOf(md.bootstrap)
   const infrastructureMachine = objectOf(md.infrastructure)
   const spec = jsonCopy(getPath(md.object, TEMPLATE_SPEC) ?? {}) as Doc
   setPath(spec, ['bootstrap', 'configRef', 'name'], name)
   setPath(spec, ['infrastructureRef', 'name'], name)
-  const machine: KubeDocument = { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Machine', metadata: { name, namespace, labels: { ...getPath(md.object, ['spec', 'template', 'metadata', 'labels']) as Record<string, string> } }, spec }
+  const machine: Unstructured = { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Machine', metadata: { name, namespace, labels: { ...getPath(md.object, ['spec', 'template', 'metadata', 'labels']) as Record<string, string> } }, spec }
   return { machine, bootstrapConfig, infrastructureMachine }
 }
 

@@ -14,6 +14,7 @@
 //   names.ts, seeded.ts  naming templates and generated names; seeded randomness and uids
 //   patch-engine.ts      the patch engine: the request, the variables (builtins.ts), inline (inline-patches.ts,
 //                        inline-template.ts) and external patches, ValidateTopology, the desired state updated
+//   patch-item.ts        a patch a hook answers, decoded and applied (the patch engine, in-place updates, replay)
 //   world.ts             the simulated management cluster: what is stored, reconcileState's writes, the machines
 //   writes.ts            reconcileReferencedObject and reconcileReferencedTemplate: dry runs, applies, rotations
 //   refusals.ts          an object the API server refuses: Cluster API's error and the TopologyReconciled condition
@@ -24,14 +25,25 @@
 //   versions.ts          Kubernetes versions and upgrade plans
 //   timeline.ts          the recorded calls and the checks of every answer
 //   in-process-client.ts a RuntimeClient over handlers called in process
+//   dry-run.ts           dryRunDesiredState: one reconcile's desired state from where a Cluster stands (rollout-impact)
+//   live.ts              reading Clusters and what the topology controller made for them from a management cluster
+//   objects.ts           helpers over objects as JSON: paths and JSON Pointers, changed fields, how messages name objects
+//   errors.ts            SimulationInputError: input simulate cannot use
+import type { Cluster } from '../api/hooks/v1alpha1/types.generated.js'
+import type { Stored } from './objects.js'
 export { classExtensionName, simulate, type SimulatedTemplate, type SimulateOptions, type SimulationResult, type SimulationState } from './simulate.js'
 export type { TimelineEntry } from './timeline.js'
-export { describeObject, type RefusedObject, type TopologyReconciledCondition } from './refusals.js'
+export type { RefusedObject, TopologyReconciledCondition } from './refusals.js'
 export { canUpdateMachineSetRequest, cleanup, machineDifferences, machineSetDifferences } from './in-place.js'
 export { SimulationInputError } from './errors.js'
+export { applyPatchItem, type PatchItem, PatchItemError, type PatchItemOptions } from './patch-item.js'
 export { InProcessRuntimeClient } from './in-process-client.js'
 export type { SourceOf } from './inputs.js'
 export { dryRunDesiredState, type DryRunResult } from './dry-run.js'
+export { templateRotation } from './writes.js'
 export { type ApiReader, type ClusterSelection, type ControlPlaneState, listClusters, type ListOf, type LiveCluster, type LiveState, type MachineObjects, readLiveCluster, ResourcePaths } from './live.js'
 export type { ClusterState, DesiredState, WorkerState } from './scope.js'
-export { type ClusterObject, getPath, type KubeDocument, setPath, type StoredName } from './objects.js'
+export { type ChangedField, changedFields, describeObject, getPath, getPointer, type JsonObject, setPath, type Stored, type Unstructured } from './objects.js'
+
+/** @deprecated Stored<Cluster, 'namespaced'>; kept only while src/cli/held.ts (worked on elsewhere) names it. */
+export type ClusterObject = Stored<Cluster, 'namespaced'>

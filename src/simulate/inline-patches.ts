@@ -9,7 +9,7 @@ import { VariableError } from '../topology/errors.js'
 import { isControlPlaneMachineInfrastructureTemplate, isControlPlaneTemplate, isInfrastructureClusterTemplate, matchesClass } from '../topology/holders.js'
 import { getVariable, mergeVariables, toVariables } from '../topology/variables.js'
 import { patchIsEnabled, renderValueTemplate } from './inline-template.js'
-import type { KubeDocument } from './objects.js'
+import type { Unstructured } from './objects.js'
 import type { PatchRequest, PatchRequestItem } from './patch-request.js'
 
 /** An error of Cluster API's inline patch generator; its message is Cluster API's. */
@@ -17,7 +17,7 @@ export class InlinePatchError extends Error {}
 
 /** matchesSelector: the template's apiVersion and kind, then its place (infrastructure cluster, control plane, worker classes). */
 export function matchesSelector (item: PatchRequestItem, selector: PatchSelector | undefined): boolean {
-  const object = item.object as KubeDocument
+  const object = item.object as Unstructured
   if (!selector || object.apiVersion !== selector.apiVersion || object.kind !== selector.kind) return false
   const holder = item.holderReference
   const match = selector.matchResources ?? {}
@@ -80,7 +80,7 @@ export function generateInlinePatches (patch: ClusterClassPatch, request: PatchR
   const items: NonNullable<GeneratePatchesResponse['items']> = []
   const errors: string[] = []
   for (const item of request.items) {
-    const kind = (item.object as KubeDocument).kind ?? ''
+    const kind = (item.object as Unstructured).kind ?? ''
     const definitions = (patch.definitions ?? []).filter(d => matchesSelector(item, d.selector))
     if (definitions.length === 0) continue
     let variables: Record<string, unknown>

@@ -6,7 +6,7 @@ import type { Cluster, ClusterClass, ClusterClassTemplateReference } from '../ap
 import { ApiServerSchemaError } from '../apiserver/index.js'
 import { ApiServerSchemas } from './crds.js'
 import { SimulationInputError } from './errors.js'
-import { describeObject, getPath, type KubeDocument } from './objects.js'
+import { describeObject, getPath, type Unstructured } from './objects.js'
 
 const CORE = 'cluster.x-k8s.io/v1beta2'
 
@@ -21,7 +21,7 @@ export interface ClassTemplate {
   /** place says which reference of the ClusterClass names it, e.g. `spec.workers.machineDeployments[0].bootstrap`. */
   place: string
   ref: { apiVersion: string, kind: string, name: string }
-  object: KubeDocument
+  object: Unstructured
 }
 
 /** Everything a simulation starts from, checked. */
@@ -47,14 +47,14 @@ const origins = new WeakMap<object, object>()
 
 function where (object: unknown, sourceOf: SourceOf | undefined): string {
   const source = sourceOf?.(origins.get(object as object) ?? object)
-  return `${describeObject(object as KubeDocument)}${source ? ` (${source})` : ''}`
+  return `${describeObject(object as Unstructured)}${source ? ` (${source})` : ''}`
 }
 
 /**
  * The object as the API server stores it when applied (kubectl apply's strict field validation: an unknown field is
  * refused, as is an object its CRD's schema refuses).
  */
-function admitted<T extends KubeDocument> (schemas: ApiServerSchemas, object: T, sourceOf: SourceOf | undefined): T {
+function admitted<T extends Unstructured> (schemas: ApiServerSchemas, object: T, sourceOf: SourceOf | undefined): T {
   refuseTooLarge(object, () => where(object, sourceOf))
   if (typeof object.metadata?.name !== 'string' || object.metadata.name === '') throw new SimulationInputError(`${where(object, sourceOf)}: metadata.name: is required`)
   let admission
@@ -70,7 +70,7 @@ function admitted<T extends KubeDocument> (schemas: ApiServerSchemas, object: T,
   return admission.object as T
 }
 
-function refuseUnknownFields (schemas: ApiServerSchemas, object: KubeDocument, sourceOf: SourceOf | undefined): void {
+function refuseUnknownFields (schemas: ApiServerSchemas, object: Unstructured, sourceOf: SourceOf | undefined): void {
   const unknown = schemas.unknownFields(object)
   if (unknown.length > 0) throw new SimulationInputError(`${where(object, sourceOf)}: strict decoding error: ${unknown.map(p => `unknown field ${JSON.stringify(p)}`).join(', ')}`)
 }
@@ -83,7 +83,7 @@ export function admitCluster<T extends object> (inputs: SimulationInputs, cluste
   refuseTooLarge(cluster, () => inputs.clusterSource)
   let admission
   try {
-    admission = inputs.schemas.admit(cluster as unknown as KubeDocument, undefined, webhook as unknown as (o: KubeDocument) => void)
+    admission = inputs.schemas.admit(cluster as unknown as Unstructured, undefined, webhook as unknown as (o: Unstructured) => void)
   } catch (error) {
     if (error instanceof SimulationInputError) throw new SimulationInputError(`${inputs.clusterSource}: ${error.message}`)
     throw error
@@ -92,16 +92,16 @@ export function admitCluster<T extends object> (inputs: SimulationInputs, cluste
   return admission.object as unknown as T
 }
 
-function checkApiVersion (object: KubeDocument, sourceOf: SourceOf | undefined): void {
+function checkApiVersion (object: Unstructured, sourceOf: SourceOf | undefined): void {
   if (object.apiVersion !== CORE) throw new SimulationInputError(`${where(object, sourceOf)}: apiVersion must be ${CORE}, got ${JSON.stringify(object.apiVersion)}`)
 }
 
 /** The one object of a kind among the given ones (by name when given). */
-function findOne (objects: readonly KubeDocument[], kind: string, what: string, name?: string): KubeDocument {
+function findOne (objects: readonly Unstructured[], kind: string, what: string, name?: string): Unstructured {
   const found = objects.filter(o => o?.kind === kind && (name === undefined || o.metadata?.name === name))
   if (found.length === 0) throw new SimulationInputError(`no ${what} among the inputs: pass the file that holds it`)
   if (found.length > 1) throw new SimulationInputError(`${found.length} ${what}s among the inputs (${found.map(o => describeObject(o)).join(', ')}): pass one`)
-  return found[0] as KubeDocument
+  return found[0] as Unstructured
 }
 
 /** Every template reference of a ClusterClass, by place. */
@@ -127,10 +127,10 @@ function templateRefs (clusterClass: ClusterClass): Array<[string, ClusterClassT
  * in the class's namespace). Objects of other kinds are ignored; objects without a namespace take the Cluster's.
  */
 export function resolveInputs (objects: readonly unknown[], sourceOf?: SourceOf): SimulationInputs {
-  const documents = objects.filter((o): o is KubeDocument => typeof o === 'object' && o !== null && !Array.isArray(o))
+  const documents = objects.filter((o): o is Unstructured => typeof o === 'object' && o !== null && !Array.isArray(o))
   const clusters = documents.filter(o => o.kind === 'Cluster')
   const schemas = new ApiServerSchemas(documents)
-  const given = clusters.length === 1 ? clusters[0] as KubeDocument : findOne(clusters.filter(c => getPath(c, ['spec', 'topology']) !== undefined), 'Cluster', 'Cluster with a spec.topology')
+  const given = clusters.length === 1 ? clusters[0] as Unstructured : findOne(clusters.filter(c => getPath(c, ['spec', 'topology']) !== undefined), 'Cluster', 'Cluster with a spec.topology')
   checkApiVersion(given, sourceOf)
   refuseUnknownFields(schemas, given, sourceOf)
   if (typeof given.metadata?.name !== 'string' || given.metadata.name === '') throw new SimulationInputError(`${where(given, sourceOf)}: metadata.name: is required`)
@@ -141,13 +141,13 @@ export function resolveInputs (objects: readonly unknown[], sourceOf?: SourceOf)
   if (!topology.classRef?.name) throw new SimulationInputError(`${where(cluster, sourceOf)}: spec.topology.classRef.name: is required`)
   if (!topology.version) throw new SimulationInputError(`${where(cluster, sourceOf)}: spec.topology.version: is required`)
   const classNamespace = topology.classRef.namespace || namespace
-  const inNamespace = (o: KubeDocument) => (o.metadata?.namespace || namespace) === classNamespace
+  const inNamespace = (o: Unstructured) => (o.metadata?.namespace || namespace) === classNamespace
   const classes = documents.filter(o => o.kind === 'ClusterClass' && o.metadata?.name === topology.classRef?.name && inNamespace(o))
   if (classes.length !== 1) {
     throw new SimulationInputError(`${where(cluster, sourceOf)}: spec.topology.classRef names ClusterClass ${classNamespace}/${topology.classRef?.name ?? ''}, ${classes.length === 0 ? 'which is not among the inputs: pass the file that holds it' : 'which is defined more than once'}`)
   }
-  checkApiVersion(classes[0] as KubeDocument, sourceOf)
-  const clusterClass = admitted(schemas, classes[0] as KubeDocument, sourceOf)
+  checkApiVersion(classes[0] as Unstructured, sourceOf)
+  const clusterClass = admitted(schemas, classes[0] as Unstructured, sourceOf)
   const templates = new Map<string, ClassTemplate>()
   for (const [place, ref] of templateRefs(clusterClass as ClusterClass)) {
     if (!ref?.apiVersion || !ref.kind || !ref.name) throw new SimulationInputError(`${where(clusterClass, sourceOf)}: ${place}.templateRef: apiVersion, kind and name are required`)
@@ -155,10 +155,10 @@ export function resolveInputs (objects: readonly unknown[], sourceOf?: SourceOf)
     if (matching.length !== 1) {
       throw new SimulationInputError(`${where(clusterClass, sourceOf)}: ${place}.templateRef names ${ref.kind} ${classNamespace}/${ref.name} (${ref.apiVersion}), ${matching.length === 0 ? 'which is not among the inputs: pass the file that holds it' : 'which is defined more than once'}`)
     }
-    const object = admitted(schemas, matching[0] as KubeDocument, sourceOf)
+    const object = admitted(schemas, matching[0] as Unstructured, sourceOf)
     templates.set(place, { place, ref: { apiVersion: ref.apiVersion, kind: ref.kind, name: ref.name }, object })
   }
-  const withNamespace = <T extends KubeDocument>(o: T, ns: string) => ({ ...o, metadata: { ...o.metadata, namespace: o.metadata?.namespace || ns } })
+  const withNamespace = <T extends Unstructured>(o: T, ns: string) => ({ ...o, metadata: { ...o.metadata, namespace: o.metadata?.namespace || ns } })
   return {
     cluster: withNamespace(cluster, namespace) as SimulationInputs['cluster'],
     clusterSource: where(cluster, sourceOf),

@@ -7,7 +7,7 @@
 import { type FieldError, forbidden, GoStruct, invalid, required } from '../apiserver/index.js'
 import { validateLabelsAndAnnotations } from '../apiserver/objectmeta.js'
 import { createMergePatch } from '../topology/merge-patch.js'
-import { isObject, type KubeDocument } from './objects.js'
+import { isObject, type Unstructured } from './objects.js'
 import { parseVersion } from './versions.js'
 
 const at = (value: unknown, ...path: string[]): unknown => path.reduce<unknown>((v, k) => isObject(v) ? v[k] : undefined, value)
@@ -133,7 +133,7 @@ function controlPlaneSpecErrors (spec: unknown): FieldError[] {
 }
 
 /** ValidateCreate. */
-export function kubeadmControlPlaneCreateErrors (kcp: KubeDocument): FieldError[] {
+export function kubeadmControlPlaneCreateErrors (kcp: Unstructured): FieldError[] {
   const spec = kcp['spec']
   return [
     ...controlPlaneSpecErrors(spec),
@@ -181,7 +181,7 @@ function versionErrors (oldVersion: string, newVersion: string): FieldError[] {
 }
 
 /** ValidateUpdate: the spec, the paths changed that may not change, the version step, the cluster configuration. */
-export function kubeadmControlPlaneUpdateErrors (old: KubeDocument, kcp: KubeDocument): FieldError[] {
+export function kubeadmControlPlaneUpdateErrors (old: Unstructured, kcp: Unstructured): FieldError[] {
   const spec = kcp['spec']
   const notAllowed = changedPaths(createMergePatch(old, kcp)).filter(p => p.length > 0 && !ALLOWED_PATHS.some(a => pathsMatch(a, p)))
   return [

@@ -10,7 +10,7 @@ import {
   BeforeClusterUpgrade, BeforeControlPlaneUpgrade, BeforeWorkersUpgrade
 } from '../api/hooks/v1alpha1/hooks.js'
 import type { Cluster } from '../api/hooks/v1alpha1/types.generated.js'
-import { type ClusterObject, jsonCopy, type StringMap } from './objects.js'
+import { type Stored, jsonCopy, type StringMap } from './objects.js'
 import type { Scope } from './scope.js'
 import type { HookCaller } from './timeline.js'
 
@@ -26,7 +26,7 @@ export interface HookContext {
 }
 
 /** cleanupCluster: the Cluster as hook requests carry it (no status, no managedFields, two annotations dropped). */
-export function cleanupCluster (cluster: ClusterObject): Cluster {
+export function cleanupCluster (cluster: Stored<Cluster, 'namespaced'>): Cluster {
   const c = jsonCopy(cluster)
   delete c.status
   delete c.metadata.managedFields
@@ -39,12 +39,12 @@ export function cleanupCluster (cluster: ClusterObject): Cluster {
   return c
 }
 
-function pendingHooks (cluster: ClusterObject): string[] {
+function pendingHooks (cluster: Stored<Cluster, 'namespaced'>): string[] {
   return (cluster.metadata.annotations?.[PENDING_HOOKS_ANNOTATION] ?? '').split(',').filter(Boolean)
 }
 
 /** hooks.IsPending. */
-export function isPending (hook: HookDefinition | string, cluster: ClusterObject): boolean {
+export function isPending (hook: HookDefinition | string, cluster: Stored<Cluster, 'namespaced'>): boolean {
   return pendingHooks(cluster).includes(typeof hook === 'string' ? hook : hook.hook)
 }
 
@@ -151,7 +151,7 @@ export async function callAfterWorkersUpgradeHook (s: Scope, ctx: HookContext, c
 }
 
 /** isControlPlaneInitialized: the Cluster's ControlPlaneInitialized condition is True. */
-export function isControlPlaneInitialized (cluster: ClusterObject): boolean {
+export function isControlPlaneInitialized (cluster: Stored<Cluster, 'namespaced'>): boolean {
   return (cluster.status?.conditions ?? []).some(c => c.type === CLUSTER_CONTROL_PLANE_INITIALIZED_CONDITION && c.status === 'True')
 }
 

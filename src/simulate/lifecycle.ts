@@ -7,7 +7,7 @@ import type { ClusterState, DesiredState } from './scope.js'
 import type { PatchRequest } from './patch-engine.js'
 import { reconcile, type ReconcileContext } from './reconcile.js'
 import { updateMachineDeploymentInPlace } from './in-place.js'
-import { getPath, jsonCopy, type JsonObject, type KubeDocument, setPath } from './objects.js'
+import { getPath, jsonCopy, type JsonObject, type Unstructured, setPath } from './objects.js'
 import { type Recorder, SimulationFailure } from './timeline.js'
 
 /** What the simulation produces for one phase of the life: the last reconcile's patched templates and desired objects. */
@@ -35,7 +35,7 @@ export interface LifecycleContext extends ReconcileContext {
 }
 
 /** A MachineDeployment as it was before its version changed. */
-function withVersion (md: KubeDocument, version: string | undefined): KubeDocument {
+function withVersion (md: Unstructured, version: string | undefined): Unstructured {
   const copy = jsonCopy(md)
   setPath(copy as JsonObject, ['spec', 'template', 'spec', 'version'], version)
   return copy

@@ -5,9 +5,10 @@
 // client with get and list (KubeApi is one); paths come from the API server's discovery of each group version.
 import { CLUSTER_NAME_LABEL, CLUSTER_TOPOLOGY_MACHINE_DEPLOYMENT_NAME_LABEL, CLUSTER_TOPOLOGY_MACHINE_POOL_NAME_LABEL, CLUSTER_TOPOLOGY_OWNED_LABEL, CORE_API_VERSION, MACHINE_CONTROL_PLANE_LABEL, MACHINE_DEPLOYMENT_NAME_LABEL } from '../api/core/constants.js'
 import { SimulationInputError } from './errors.js'
-import { type ClusterObject, getPath, type KubeDocument } from './objects.js'
+import { type Stored, getPath, type Unstructured } from './objects.js'
 import type { WorkerState } from './scope.js'
 import { compareKubernetesVersions } from './versions.js'
+import type { Cluster } from '../api/hooks/v1alpha1/types.generated.js'
 
 /** Read access to an API server: GET of an object and of a collection. */
 export interface ApiReader {
@@ -26,7 +27,7 @@ export interface ListOf<T> {
 /** What the topology controller made for a Cluster, as stored. */
 export interface LiveState {
   /** infrastructureCluster is the Cluster's infrastructure object (a DevCluster, ...). */
-  infrastructureCluster?: KubeDocument
+  infrastructureCluster?: Unstructured
   /** controlPlane is the control plane object and the machine template it references. */
   controlPlane: ControlPlaneState
   /** machineDeployments by topology name, each with its templates. */
@@ -40,9 +41,9 @@ export interface LiveState {
 /** A control plane as stored: its object and its machine infrastructure template. */
 export interface ControlPlaneState {
   /** object is the control plane (a KubeadmControlPlane, ...). */
-  object?: KubeDocument
+  object?: Unstructured
   /** infrastructureMachineTemplate is the template its Machines' infrastructure is made from. */
-  infrastructureMachineTemplate?: KubeDocument
+  infrastructureMachineTemplate?: Unstructured
   /** machines are its Machines with their bootstrap configs and infrastructure machines, when read from a cluster. */
   machines?: MachineObjects[]
 }
@@ -50,17 +51,17 @@ export interface ControlPlaneState {
 /** A Machine with the objects it references. */
 export interface MachineObjects {
   /** machine is the Machine as stored. */
-  machine: KubeDocument
+  machine: Unstructured
   /** bootstrapConfig is its bootstrap config (a KubeadmConfig, ...). */
-  bootstrapConfig?: KubeDocument
+  bootstrapConfig?: Unstructured
   /** infrastructureMachine is its infrastructure machine (a DevMachine, ...). */
-  infrastructureMachine?: KubeDocument
+  infrastructureMachine?: Unstructured
 }
 
 /** A live Cluster: the inputs of a simulation (Cluster, ClusterClass, templates) and where it stands. */
 export interface LiveCluster {
-  cluster: ClusterObject
-  objects: KubeDocument[]
+  cluster: Stored<Cluster, 'namespaced'>
+  objects: Unstructured[]
   state: LiveState
 }
 
@@ -111,15 +112,15 @@ export class ResourcePaths {
 }
 
 /** The Clusters with a managed topology a selection picks, sorted by namespace and name. */
-export async function listClusters (api: ApiReader, selection: ClusterSelection): Promise<ClusterObject[]> {
+export async function listClusters (api: ApiReader, selection: ClusterSelection): Promise<Stored<Cluster, 'namespaced'>[]> {
   const base = `/apis/${CORE_API_VERSION}`
   const ns = selection.namespace ? `/namespaces/${encodeURIComponent(selection.namespace)}` : ''
   if (selection.name) {
     if (!selection.namespace) throw new SimulationInputError('a Cluster is named with its namespace: pass --namespace')
-    return [await api.get<ClusterObject>(`${base}${ns}/clusters/${encodeURIComponent(selection.name)}`)]
+    return [await api.get<Stored<Cluster, 'namespaced'>>(`${base}${ns}/clusters/${encodeURIComponent(selection.name)}`)]
   }
   const query = selection.labelSelector ? `?labelSelector=${encodeURIComponent(selection.labelSelector)}` : ''
-  const clusters = (await api.list<ClusterObject>(`${base}${ns}/clusters${query}`)).items.filter(c => c.spec?.topology !== undefined)
+  const clusters = (await api.list<Stored<Cluster, 'namespaced'>>(`${base}${ns}/clusters${query}`)).items.filter(c => c.spec?.topology !== undefined)
   const wanted = selection.clusterClass
   const ofClass = wanted
     ? clusters.filter(c => {
@@ -132,7 +133,7 @@ export async function listClusters (api: ApiReader, selection: ClusterSelection)
 }
 
 /** Every template reference of a ClusterClass. */
-function classTemplateRefs (clusterClass: KubeDocument): Array<{ apiVersion: string, kind: string, name: string }> {
+function classTemplateRefs (clusterClass: Unstructured): Array<{ apiVersion: string, kind: string, name: string }> {
   const spec = (clusterClass['spec'] ?? {}) as Record<string, any>
   const refs = [spec['infrastructure']?.templateRef, spec['controlPlane']?.templateRef, spec['controlPlane']?.machineInfrastructure?.templateRef]
   for (const w of [...spec['workers']?.machineDeployments ?? [], ...spec['workers']?.machinePools ?? []]) refs.push(w?.bootstrap?.templateRef, w?.infrastructure?.templateRef)
@@ -142,30 +143,30 @@ function classTemplateRefs (clusterClass: KubeDocument): Array<{ apiVersion: str
 }
 
 /** A referenced object, or undefined when the reference is not set. */
-async function referenced (api: ApiReader, paths: ResourcePaths, ref: { apiGroup?: string, apiVersion?: string, kind?: string, name?: string } | undefined, namespace: string, versionOf: (group: string) => Promise<string>): Promise<KubeDocument | undefined> {
+async function referenced (api: ApiReader, paths: ResourcePaths, ref: { apiGroup?: string, apiVersion?: string, kind?: string, name?: string } | undefined, namespace: string, versionOf: (group: string) => Promise<string>): Promise<Unstructured | undefined> {
   if (!ref?.name || !ref.kind) return undefined
   const apiVersion = ref.apiVersion ?? await versionOf(ref.apiGroup ?? '')
-  return await api.get<KubeDocument>(await paths.object(apiVersion, ref.kind, namespace, ref.name))
+  return await api.get<Unstructured>(await paths.object(apiVersion, ref.kind, namespace, ref.name))
 }
 
 /** Reads one Cluster with its ClusterClass, templates and the objects made for it. */
-export async function readLiveCluster (api: ApiReader, cluster: ClusterObject, paths = new ResourcePaths(api)): Promise<LiveCluster> {
+export async function readLiveCluster (api: ApiReader, cluster: Stored<Cluster, 'namespaced'>, paths = new ResourcePaths(api)): Promise<LiveCluster> {
   const namespace = cluster.metadata.namespace
   const where = `Cluster ${namespace}/${cluster.metadata.name}`
   const topology = cluster.spec?.topology
   if (!topology) throw new SimulationInputError(`${where}: spec.topology: is required (Clusters with a managed topology only)`)
   const classNamespace = topology.classRef?.namespace || namespace
-  let clusterClass: KubeDocument
+  let clusterClass: Unstructured
   try {
-    clusterClass = await api.get<KubeDocument>(`/apis/${CORE_API_VERSION}/namespaces/${encodeURIComponent(classNamespace)}/clusterclasses/${encodeURIComponent(topology.classRef?.name ?? '')}`)
+    clusterClass = await api.get<Unstructured>(`/apis/${CORE_API_VERSION}/namespaces/${encodeURIComponent(classNamespace)}/clusterclasses/${encodeURIComponent(topology.classRef?.name ?? '')}`)
   } catch (err) {
     if ((err as { reason?: string }).reason === 'NotFound') throw new SimulationInputError(`${where}: spec.topology.classRef names ClusterClass ${classNamespace}/${topology.classRef?.name ?? ''}, which does not exist`)
     throw err
   }
-  const templates: KubeDocument[] = []
+  const templates: Unstructured[] = []
   for (const ref of classTemplateRefs(clusterClass)) {
     try {
-      templates.push(await api.get<KubeDocument>(await paths.object(ref.apiVersion, ref.kind, classNamespace, ref.name)))
+      templates.push(await api.get<Unstructured>(await paths.object(ref.apiVersion, ref.kind, classNamespace, ref.name)))
     } catch (err) {
       if ((err as { reason?: string }).reason === 'NotFound') throw new SimulationInputError(`ClusterClass ${classNamespace}/${clusterClass.metadata?.name ?? ''}: references ${ref.kind} ${classNamespace}/${ref.name}, which does not exist`)
       throw err
@@ -194,8 +195,8 @@ export async function readLiveCluster (api: ApiReader, cluster: ClusterObject, p
     if (machineTemplate) state.controlPlane.infrastructureMachineTemplate = machineTemplate
   }
   const selector = encodeURIComponent(`${CLUSTER_NAME_LABEL}=${cluster.metadata.name},${CLUSTER_TOPOLOGY_OWNED_LABEL}`)
-  const mds = await api.list<KubeDocument>(`/apis/${CORE_API_VERSION}/namespaces/${encodeURIComponent(namespace)}/machinedeployments?labelSelector=${selector}`)
-  const machines = await api.list<KubeDocument>(`/apis/${CORE_API_VERSION}/namespaces/${encodeURIComponent(namespace)}/machines?labelSelector=${encodeURIComponent(`${CLUSTER_NAME_LABEL}=${cluster.metadata.name}`)}`)
+  const mds = await api.list<Unstructured>(`/apis/${CORE_API_VERSION}/namespaces/${encodeURIComponent(namespace)}/machinedeployments?labelSelector=${selector}`)
+  const machines = await api.list<Unstructured>(`/apis/${CORE_API_VERSION}/namespaces/${encodeURIComponent(namespace)}/machines?labelSelector=${encodeURIComponent(`${CLUSTER_NAME_LABEL}=${cluster.metadata.name}`)}`)
   if (controlPlane) {
     const ofControlPlane = machines.items.filter(m => m.metadata?.labels?.[MACHINE_CONTROL_PLANE_LABEL] !== undefined)
     state.controlPlane.machines = await Promise.all(ofControlPlane.map(async machine => {
@@ -215,7 +216,7 @@ export async function readLiveCluster (api: ApiReader, cluster: ClusterObject, p
     const versions = machines.items.filter(m => m.metadata?.labels?.[MACHINE_DEPLOYMENT_NAME_LABEL] === md.metadata?.name).map(m => getPath(m, ['spec', 'version']) as string).filter(Boolean)
     state.machineVersions.set(name, versions.sort(compareKubernetesVersions)[0] ?? templateSpec?.version ?? '')
   }
-  const mps = await api.list<KubeDocument>(`/apis/${CORE_API_VERSION}/namespaces/${encodeURIComponent(namespace)}/machinepools?labelSelector=${selector}`).catch(() => ({ items: [] as KubeDocument[] }))
+  const mps = await api.list<Unstructured>(`/apis/${CORE_API_VERSION}/namespaces/${encodeURIComponent(namespace)}/machinepools?labelSelector=${selector}`).catch(() => ({ items: [] as Unstructured[] }))
   for (const mp of mps.items) {
     const name = mp.metadata?.labels?.[CLUSTER_TOPOLOGY_MACHINE_POOL_NAME_LABEL]
     if (!name) continue
@@ -224,5 +225,5 @@ export async function readLiveCluster (api: ApiReader, cluster: ClusterObject, p
     const infrastructure = await referenced(api, paths, templateSpec?.infrastructureRef, namespace, versionOf)
     if (bootstrap && infrastructure) state.machinePools.set(name, { object: mp, bootstrap, infrastructure })
   }
-  return { cluster, objects: [cluster as KubeDocument, clusterClass, ...templates], state }
+  return { cluster, objects: [cluster as Unstructured, clusterClass, ...templates], state }
 }

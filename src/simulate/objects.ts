@@ -1,36 +1,11 @@
 // Small helpers over Kubernetes objects as plain JSON: typed access to nested fields as unstructured.Unstructured
-// gives it, and how objects are named in messages.
-import type { Cluster } from '../api/hooks/v1alpha1/types.generated.js'
-import type { ObjectMeta } from '../api/kube-object.js'
+// gives it (by key path or JSON Pointer), the fields two values differ in, and how objects are named in messages.
+import type { Stored, Unstructured } from '../api/kube-object.js'
+import { createJsonPatch } from '../topology/json-patch.js'
 import { isJsonObject, jsonCopy } from '../topology/json.js'
 
 export { jsonCopy }
-
-/** A Kubernetes object as read from a manifest: JSON with the usual type and object metadata. */
-export interface KubeDocument {
-  /** apiVersion is the object's group and version. */
-  apiVersion?: string
-  /** kind is the object's kind. */
-  kind?: string
-  /** metadata is the object's metadata. */
-  metadata?: ObjectMeta
-  /** Any other field (spec, status, ...), as JSON. */
-  [field: string]: unknown
-}
-
-/** A Cluster as the API server stores it: named, in a namespace. */
-export interface ClusterObject extends Cluster {
-  /** metadata is the Cluster's metadata, its name and namespace always set. */
-  metadata: NonNullable<Cluster['metadata']> & StoredName
-}
-
-/** The name and namespace of a stored namespaced object. */
-export interface StoredName {
-  /** name is the object's name. */
-  name: string
-  /** namespace is the object's namespace. */
-  namespace: string
-}
+export type { Stored, Unstructured }
 
 /** A JSON object. */
 export type JsonObject = Record<string, unknown>
@@ -51,6 +26,28 @@ export function getPath (object: unknown, path: readonly string[]): unknown {
   return at
 }
 
+/** The value a JSON Pointer (RFC 6901) names, undefined when a step is missing: `/spec/files/0`, `/metadata/labels/a~1b`. */
+export function getPointer (value: unknown, pointer: string): unknown {
+  let at = value
+  for (const token of pointer.split('/').slice(1)) at = (at as Record<string, unknown> | undefined)?.[token.replace(/~1/g, '/').replace(/~0/g, '~')]
+  return at
+}
+
+/** One field that differs between two values: its JSON Pointer, its value before (unless added) and after (unless removed). */
+export interface ChangedField {
+  /** path of the field, as a JSON Pointer. */
+  path: string
+  /** before is the first value's (absent when the field is added). */
+  before?: unknown
+  /** after is the second value's (absent when the field is removed). */
+  after?: unknown
+}
+
+/** The JSON Patch turning one value into another, as changed fields with their values before and after. */
+export function changedFields (before: unknown, after: unknown): ChangedField[] {
+  return createJsonPatch(before, after).map(op => ({ path: op.path, ...(op.op !== 'add' ? { before: getPointer(before, op.path) } : {}), ...('value' in op ? { after: op.value } : {}) }))
+}
+
 /** Sets the value at a path of object keys, making the objects on the way (unstructured.SetNestedField). */
 export function setPath (object: JsonObject, path: readonly string[], value: unknown): void {
   let at = object
@@ -62,7 +59,7 @@ export function setPath (object: JsonObject, path: readonly string[], value: unk
 }
 
 /** unstructured's SetLabels/SetAnnotations: undefined removes the field, a map (even empty) sets it. */
-export function setMetadataMap (object: KubeDocument, key: 'labels' | 'annotations', value: StringMap | undefined): void {
+export function setMetadataMap (object: Unstructured, key: 'labels' | 'annotations', value: StringMap | undefined): void {
   if (value === undefined) {
     if (object.metadata) delete object.metadata[key]
     return
@@ -85,9 +82,13 @@ export function withoutKeys (map: StringMap | undefined, keys: readonly string[]
   return out
 }
 
-/** `Kind namespace/name`, how messages name an object. */
-export function describeObject (object: KubeDocument | undefined): string {
-  const name = [object?.metadata?.namespace, object?.metadata?.name].filter(Boolean).join('/')
+/**
+ * `Kind namespace/name`, how messages and reports name an object (Cluster API's tlog.KObj: the kind, then klog.KObj,
+ * `name` alone without a namespace); `namespace: false` leaves the namespace out (`Kind name`, as rollout-impact names
+ * the templates of one Cluster).
+ */
+export function describeObject (object: Unstructured | undefined, options: { namespace?: boolean } = {}): string {
+  const name = [options.namespace === false ? undefined : object?.metadata?.namespace, object?.metadata?.name].filter(Boolean).join('/')
   return `${object?.kind ?? 'object'}${name ? ` ${name}` : ''}`
 }
 

@@ -4,8 +4,6 @@
 // the extension) applied to the request (applyPatchToRequest) so the next patch sees the templates patched so far;
 // ValidateTopology for every external patch that names one; then the patched templates written back into the
 // desired objects (updateDesiredState), some fields of the desired objects preserved.
-import { applyPatch, type Operation } from 'rfc6902'
-import { spend } from '../budget/index.js'
 import {
   CLUSTER_NAME_LABEL, CLUSTER_TOPOLOGY_MACHINE_DEPLOYMENT_NAME_LABEL, CLUSTER_TOPOLOGY_MACHINE_POOL_NAME_LABEL, CLUSTER_TOPOLOGY_OWNED_LABEL,
   CONVERSION_DATA_ANNOTATION, CORE_API_VERSION, LAST_APPLIED_CONFIG_ANNOTATION, TEMPLATE_CLONED_FROM_GROUP_KIND_ANNOTATION, TEMPLATE_CLONED_FROM_NAME_ANNOTATION,
@@ -13,11 +11,11 @@ import {
 } from '../api/core/constants.js'
 import { GeneratePatches, ValidateTopology } from '../api/hooks/v1alpha1/hooks.js'
 import type { ClusterClassPatch, GeneratePatchesResponse, HolderReference, Variable } from '../api/hooks/v1alpha1/types.generated.js'
-import { applyMergePatch } from '../topology/merge-patch.js'
 import { controlPlaneVariables, globalVariables, workerVariables } from './builtins.js'
 import type { ContractVersion } from './cloning.js'
 import { generateInlinePatches, InlinePatchError } from './inline-patches.js'
-import { getPath, isObject, jsonCopy, type JsonObject, type KubeDocument, setPath } from './objects.js'
+import { getPath, jsonCopy, type JsonObject, type Unstructured, setPath } from './objects.js'
+import { applyPatchItem } from './patch-item.js'
 import type { PatchRequest, PatchRequestItem } from './patch-request.js'
 import type { Blueprint, DesiredState } from './scope.js'
 import type { HookCaller } from './timeline.js'
@@ -56,7 +54,7 @@ const METADATA_TO_TEMPLATE: ReadonlyArray<[string[], string[]]> = [[['metadata',
 const METADATA_TO_METADATA: ReadonlyArray<[string[], string[]]> = [[['metadata', 'labels'], ['metadata', 'labels']], [['metadata', 'annotations'], ['metadata', 'annotations']]]
 
 /** cleanupUnstructured: no managedFields, no last-applied configuration or conversion data. */
-function cleanupTemplate (template: KubeDocument): KubeDocument {
+function cleanupTemplate (template: Unstructured): Unstructured {
   const metadata = { ...template.metadata }
   delete metadata.managedFields
   if (metadata.annotations) {
@@ -73,7 +71,7 @@ function cleanupTemplate (template: KubeDocument): KubeDocument {
 export function createRequest (blueprint: Blueprint, desired: DesiredState, ctx: PatchEngineContext): PatchRequest {
   const cluster = desired.cluster
   const items: PatchRequestItem[] = []
-  const add = (role: string, template: KubeDocument, from: KubeDocument, fields: typeof METADATA_TO_TEMPLATE, holder: HolderReference, generatedName: string) => {
+  const add = (role: string, template: Unstructured, from: Unstructured, fields: typeof METADATA_TO_TEMPLATE, holder: HolderReference, generatedName: string) => {
     const object = jsonCopy(template) as JsonObject
     copyFields(object, from, fields)
     const cleaned = cleanupTemplate(object)
@@ -133,7 +131,7 @@ export function addVariablesForPatch (request: PatchRequest, blueprint: Blueprin
 }
 
 /** The wire form of the request's templates. */
-function wireItems (request: PatchRequest): Array<{ uid: string, holderReference: HolderReference, object: KubeDocument, variables?: Variable[] }> {
+function wireItems (request: PatchRequest): Array<{ uid: string, holderReference: HolderReference, object: Unstructured, variables?: Variable[] }> {
   return request.items.map(i => ({ uid: i.uid, holderReference: i.holderReference, object: i.object, ...(i.variables ? { variables: i.variables } : {}) }))
 }
 
@@ -146,32 +144,8 @@ function describeItem (item: PatchRequestItem): string {
 function applyPatchToRequest (request: PatchRequest, answer: NonNullable<GeneratePatchesResponse['items']>[number], source: string): void {
   const item = request.items.find(i => i.uid === answer.uid)
   if (!item) throw new PatchFailure(`${source}: the answer patches uid ${JSON.stringify(answer.uid)}, which is no template of the request: unable to find corresponding request item for patch`)
-  const where = `${source}: the patch of ${describeItem(item)}`
-  // A budget step per KB of patch: it is decoded, parsed and copied.
-  spend(1 + ((answer.patch?.length ?? 0) >> 10))
-  let patch: unknown
-  try {
-    const text = Buffer.from(answer.patch ?? '', 'base64').toString('utf8')
-    patch = text === '' ? undefined : JSON.parse(text)
-  } catch {
-    throw new PatchFailure(`${where} is not JSON`)
-  }
-  let patched: unknown
-  if (answer.patchType === 'JSONPatch') {
-    if (!Array.isArray(patch)) throw new PatchFailure(`${where}: failed to apply patch: error decoding json patch (RFC6902): expected an array of operations`)
-    if (patch.length === 0) return
-    spend(patch.length)
-    patched = jsonCopy(item.object)
-    const errors = applyPatch(patched, patch as Operation[])
-    const failed = errors.findIndex(e => e !== null)
-    if (failed >= 0) {
-      const op = patch[failed] as { op?: unknown, path?: unknown }
-      throw new PatchFailure(`${where} does not apply: operation ${failed} (${String(op.op)} ${String(op.path)}): ${errors[failed]?.name ?? 'error'}: ${errors[failed]?.message ?? ''}`.trim())
-    }
-  } else {
-    if (patch === undefined || (isObject(patch) && Object.keys(patch).length === 0)) return
-    patched = applyMergePatch(item.object, patch)
-  }
+  const patched = applyPatchItem(item.object, answer, { where: `${source}: the patch of ${describeItem(item)}`, onFailure: message => new PatchFailure(message) })
+  if (patched === item.object) return
   // patchutil.Patch: spec, labels and annotations are copied back, each only when the patched object has it.
   copyFields(item.object as JsonObject, patched, [[['spec'], ['spec']], [['metadata', 'labels'], ['metadata', 'labels']], [['metadata', 'annotations'], ['metadata', 'annotations']]])
 }

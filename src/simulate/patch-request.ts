@@ -1,20 +1,20 @@
 // The GeneratePatches request the patch engine (patch-engine.ts) builds and the inline patches (inline-patches.ts)
 // read: its own module, so that neither imports the other for it.
 import type { HolderReference, Variable } from '../api/hooks/v1alpha1/types.generated.js'
-import type { KubeDocument } from './objects.js'
+import type { Unstructured } from './objects.js'
 
 /** One template of the request, with where its patched copy goes. */
 export interface PatchRequestItem {
   uid: string
   holderReference: HolderReference
-  object: KubeDocument
+  object: Unstructured
   variables?: Variable[]
   /** role names the template's place: infrastructureCluster, controlPlane, `machineDeployment <name> bootstrap`, ... */
   role: string
   /** original is the ClusterClass's template as the blueprint holds it. */
-  original: KubeDocument
+  original: Unstructured
   /** unpatched is the template as sent to the first patch. */
-  unpatched: KubeDocument
+  unpatched: Unstructured
   /** generatedName is the name of the object or template Cluster API makes from it. */
   generatedName: string
 }

@@ -8,15 +8,15 @@ import { type FieldError, invalid } from '../apiserver/index.js'
 import { parseGoDuration } from '../apiserver/go-time.js'
 import { validateLabelsAndAnnotations } from '../apiserver/objectmeta.js'
 import { kubeadmConfigSpecErrors, kubeadmControlPlaneCreateErrors, kubeadmControlPlaneUpdateErrors } from './kubeadm-validation.js'
-import { isObject, type JsonObject, type KubeDocument } from './objects.js'
+import { isObject, type JsonObject, type Unstructured } from './objects.js'
 
 /** TopologyDryRunAnnotation: set by the topology controller on its dry runs so webhooks relax immutability. */
 export const TOPOLOGY_DRY_RUN_ANNOTATION = 'topology.cluster.x-k8s.io/dry-run'
 
 /** One admission request: the object (changed in place by defaulting), what is stored (on update), a dry run. */
 interface AdmissionRequest {
-  object: KubeDocument
-  old?: KubeDocument | undefined
+  object: Unstructured
+  old?: Unstructured | undefined
   dryRun: boolean
 }
 
@@ -123,12 +123,12 @@ const WEBHOOKS = new Map<string, ProviderWebhooks>([
 ])
 
 /** The webhooks of the object's kind, when Cluster API's providers have some that matter here. */
-export function providerWebhooks (o: KubeDocument): ProviderWebhooks | undefined {
+export function providerWebhooks (o: Unstructured): ProviderWebhooks | undefined {
   return WEBHOOKS.get(`${String(o.apiVersion)} ${String(o.kind)}`)
 }
 
 /** The first webhook decodes the object into its Go type: a duration time.ParseDuration refuses fails it (WebhookDenied). */
-export function decodeForWebhooks (webhooks: ProviderWebhooks | undefined, object: KubeDocument): void {
+export function decodeForWebhooks (webhooks: ProviderWebhooks | undefined, object: Unstructured): void {
   for (const path of webhooks?.durations ?? []) {
     const value = at(object, ...path)
     if (typeof value !== 'string') continue

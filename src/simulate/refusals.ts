@@ -4,7 +4,7 @@
 // after the refused object is written; the Cluster's topology stays stuck until the extension answers differently.
 import { errorBody } from '../apiserver/index.js'
 import type { ApiRefusal } from './crds.js'
-import type { KubeDocument } from './objects.js'
+import { describeObject, type Unstructured } from './objects.js'
 import { SimulationFailure } from './timeline.js'
 
 /** The TopologyReconciled condition of a reconcile that failed. */
@@ -49,14 +49,11 @@ export class ObjectRefused extends Error {
   }
 }
 
-/** `Kind namespace/name` (klog.KObj). */
-export const describeObject = (o: KubeDocument | undefined): string => `${o?.kind ?? ''} ${o?.metadata?.namespace ?? ''}/${o?.metadata?.name ?? ''}`
-
 /**
  * createErrorWithoutObjectName: a create's refusal without the generated name, so that the condition does not change
  * at every attempt: `failed to create Kind.group` and the causes the refusal details, if any.
  */
-export function createError (refusal: ApiRefusal, object: KubeDocument): string {
+export function createError (refusal: ApiRefusal, object: Unstructured): string {
   const groupKind = `${object.kind ?? ''}.${String(object.apiVersion ?? '').split('/')[0] ?? ''}`
   const details = refusal.details
   if (!details) return `failed to create ${groupKind}`
@@ -65,11 +62,11 @@ export function createError (refusal: ApiRefusal, object: KubeDocument): string 
 }
 
 /** NewServerSidePatchHelper's dry run over the stored object refused. */
-export function dryRunError (refusal: ApiRefusal, current: KubeDocument): string {
+export function dryRunError (refusal: ApiRefusal, current: Unstructured): string {
   return `failed to create patch helper for ${describeObject(current)}: server side apply dry-run failed for modified object: ${refusal.message}`
 }
 
 /** The apply after a successful dry run refused. */
-export function patchError (refusal: ApiRefusal, current: KubeDocument): string {
+export function patchError (refusal: ApiRefusal, current: Unstructured): string {
   return `failed to patch ${describeObject(current)}: ${refusal.message}`
 }

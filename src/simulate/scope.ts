@@ -2,24 +2,25 @@
 // ClusterClass, its templates and the Cluster's topology), the current state of the Cluster's objects, the upgrade
 // tracker and the answers of the lifecycle hooks called in this reconcile.
 import type { ClusterClass, Topology } from '../api/hooks/v1alpha1/types.generated.js'
-import type { ClusterObject, KubeDocument } from './objects.js'
+import type { Stored, Unstructured } from './objects.js'
+import type { Cluster } from '../api/hooks/v1alpha1/types.generated.js'
 
 /** The templates and metadata a worker class (MachineDeployment or MachinePool class) makes its objects from. */
 export interface WorkerClassBlueprint {
   /** metadata are the class's labels and annotations. */
   metadata: { labels?: Record<string, string>, annotations?: Record<string, string> }
   /** bootstrap is the bootstrap config template. */
-  bootstrap: KubeDocument
+  bootstrap: Unstructured
   /** infrastructure is the infrastructure machine (or machine pool) template. */
-  infrastructure: KubeDocument
+  infrastructure: Unstructured
 }
 
 /** ClusterBlueprint: the ClusterClass with the templates it references, and the Cluster's topology. */
 export interface Blueprint {
   clusterClass: ClusterClass & { metadata: { name: string, namespace: string } }
   topology: Topology
-  infrastructureClusterTemplate: KubeDocument
-  controlPlane: { template: KubeDocument, infrastructureMachineTemplate?: KubeDocument }
+  infrastructureClusterTemplate: Unstructured
+  controlPlane: { template: Unstructured, infrastructureMachineTemplate?: Unstructured }
   /** machineDeployments by class name. */
   machineDeployments: Map<string, WorkerClassBlueprint>
   /** machinePools by class name. */
@@ -29,20 +30,20 @@ export interface Blueprint {
 /** A worker topology's objects: a MachineDeployment with its two templates, or a MachinePool with its two objects. */
 export interface WorkerState {
   /** object is the MachineDeployment or MachinePool. */
-  object: KubeDocument
+  object: Unstructured
   /** bootstrap is its bootstrap template (a MachinePool's bootstrap object). */
-  bootstrap: KubeDocument
+  bootstrap: Unstructured
   /** infrastructure is its infrastructure machine template (a MachinePool's infrastructure object). */
-  infrastructure: KubeDocument
+  infrastructure: Unstructured
   /** machineHealthCheck is its MachineHealthCheck, when the topology or class defines one. */
-  machineHealthCheck?: KubeDocument
+  machineHealthCheck?: Unstructured
 }
 
 /** ClusterState: the Cluster's objects, as they are (current) or as the topology controller wants them (desired). */
 export interface ClusterState {
-  cluster: ClusterObject
-  infrastructureCluster?: KubeDocument
-  controlPlane: { object?: KubeDocument, infrastructureMachineTemplate?: KubeDocument, machineHealthCheck?: KubeDocument }
+  cluster: Stored<Cluster, 'namespaced'>
+  infrastructureCluster?: Unstructured
+  controlPlane: { object?: Unstructured, infrastructureMachineTemplate?: Unstructured, machineHealthCheck?: Unstructured }
   /** machineDeployments by topology name. */
   machineDeployments: Map<string, WorkerState>
   /** machinePools by topology name. */
@@ -51,8 +52,8 @@ export interface ClusterState {
 
 /** The desired state has every object. */
 export interface DesiredState extends ClusterState {
-  infrastructureCluster: KubeDocument
-  controlPlane: { object: KubeDocument, infrastructureMachineTemplate?: KubeDocument, machineHealthCheck?: KubeDocument }
+  infrastructureCluster: Unstructured
+  controlPlane: { object: Unstructured, infrastructureMachineTemplate?: Unstructured, machineHealthCheck?: Unstructured }
 }
 
 /** WorkerUpgradeTracker: which worker topologies are pending creation or upgrade, deferred, or upgrading. */

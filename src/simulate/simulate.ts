@@ -17,7 +17,7 @@ import { cleanupCluster } from './lifecycle-hooks.js'
 import { Lifecycle, type LifecycleContext, type PhaseResult } from './lifecycle.js'
 import { NamingTemplateError } from './names.js'
 import { seededRandom, seededUid } from './seeded.js'
-import { type ClusterObject, jsonCopy, type KubeDocument } from './objects.js'
+import { type Stored, jsonCopy, type Unstructured } from './objects.js'
 import type { ClusterState } from './scope.js'
 import { PatchFailure } from './patch-engine.js'
 import { Recorder, SimulationFailure, type TimelineEntry } from './timeline.js'
@@ -124,7 +124,7 @@ export interface SimulationResult {
      * `controlPlane`, `controlPlaneMachineInfrastructure`, `machineDeployment <name>` (and its `bootstrap` and
      * `infrastructure` templates), `machinePool <name>` (and its objects), `<role> healthCheck`.
      */
-    objects: Record<string, KubeDocument>
+    objects: Record<string, Unstructured>
   }>
   /** variables are the Cluster's variables as defaulted and validated. */
   variables: ClusterVariable[]
@@ -146,7 +146,7 @@ export interface SimulationResult {
 /** Where a simulated Cluster stands: as stored, with what the topology controller made for it. */
 export interface SimulationState {
   /** cluster is the Cluster as stored. */
-  cluster: ClusterObject
+  cluster: Stored<Cluster, 'namespaced'>
   /** current is what the topology controller made for it, as a live Cluster's (see readLiveCluster). */
   current: LiveState
 }
@@ -170,7 +170,7 @@ function templatesOf (phase: PhaseResult): SimulatedTemplate[] {
 }
 
 /** The Cluster as the API server stores it once Cluster API's Cluster controller has seen it (its finalizer added). */
-function newCluster (input: ClusterObject, seed: string, origin: number): ClusterObject {
+function newCluster (input: Stored<Cluster, 'namespaced'>, seed: string, origin: number): Stored<Cluster, 'namespaced'> {
   const cluster = jsonCopy(input)
   delete cluster.status
   cluster.kind = 'Cluster'
@@ -184,9 +184,9 @@ function newCluster (input: ClusterObject, seed: string, origin: number): Cluste
 }
 
 /** The objects of a Cluster's state by role. */
-function objectsByRole (state: ClusterState): Record<string, KubeDocument> {
-  const out: Record<string, KubeDocument> = { cluster: state.cluster as KubeDocument }
-  const put = (role: string, object: KubeDocument | undefined) => { if (object) out[role] = object }
+function objectsByRole (state: ClusterState): Record<string, Unstructured> {
+  const out: Record<string, Unstructured> = { cluster: state.cluster as Unstructured }
+  const put = (role: string, object: Unstructured | undefined) => { if (object) out[role] = object }
   put('infrastructureCluster', state.infrastructureCluster)
   put('controlPlane', state.controlPlane.object)
   put('controlPlaneMachineInfrastructure', state.controlPlane.infrastructureMachineTemplate)
@@ -210,6 +210,28 @@ export function classExtensionName (clusterClass: unknown): string | undefined {
   return suffixes.size === 1 ? [...suffixes][0] : undefined
 }
 
+/** The options simulate cannot use: a toVersion that is no version or not newer than the Cluster's, no extension or two. */
+function checkOptions (options: SimulateOptions, clusterVersion: string): void {
+  if (options.toVersion !== undefined) {
+    if (!parseVersion(options.toVersion)) throw new SimulationInputError(`toVersion ${JSON.stringify(options.toVersion)} is not a Kubernetes version such as v1.35.0`)
+    if (compareKubernetesVersions(options.toVersion, clusterVersion) <= 0) throw new SimulationInputError(`toVersion ${options.toVersion} must be newer than the Cluster's spec.topology.version ${clusterVersion}`)
+  }
+  if ((options.handlers === undefined) === (options.client === undefined)) throw new SimulationInputError('pass the extension as handlers or as a client, one of the two')
+}
+
+/** The life: reconciles until settled from where the Cluster is (created, or as it stands), then the upgrade and the deletion asked for. */
+async function live (lifecycle: Lifecycle, options: SimulateOptions): Promise<void> {
+  await lifecycle.settle(options.current ? 'current' : 'create')
+  if (options.toVersion !== undefined) {
+    lifecycle.startUpgrade(options.toVersion)
+    await lifecycle.settle('upgrade')
+  }
+  if (options.delete ?? !options.current) {
+    lifecycle.startDelete()
+    await lifecycle.settle('delete')
+  }
+}
+
 /**
  * Takes a Cluster through its life as Cluster API v1.14 would: created, upgraded to `toVersion` when given, deleted.
  * Rejects with a SimulationInputError for input it cannot use; resolves with outcome `failed` when the extension
@@ -218,11 +240,7 @@ export function classExtensionName (clusterClass: unknown): string | undefined {
 export async function simulate (options: SimulateOptions): Promise<SimulationResult> {
   const objects = [...options.objects ?? [], ...[options.cluster, options.clusterClass].filter(o => o !== undefined), ...options.templates ?? []]
   const inputs = resolveInputs(objects, options.sourceOf)
-  if (options.toVersion !== undefined) {
-    if (!parseVersion(options.toVersion)) throw new SimulationInputError(`toVersion ${JSON.stringify(options.toVersion)} is not a Kubernetes version such as v1.35.0`)
-    if (compareKubernetesVersions(options.toVersion, inputs.cluster.spec?.topology?.version ?? '') <= 0) throw new SimulationInputError(`toVersion ${options.toVersion} must be newer than the Cluster's spec.topology.version ${inputs.cluster.spec?.topology?.version ?? ''}`)
-  }
-  if ((options.handlers === undefined) === (options.client === undefined)) throw new SimulationInputError('pass the extension as handlers or as a client, one of the two')
+  checkOptions(options, inputs.cluster.spec?.topology?.version ?? '')
   const catalog = createCatalog()
   const client = options.client ?? new InProcessRuntimeClient(createInProcessExtension({ handlers: options.handlers as ExtensionHandler[] }), options.extensionName ?? classExtensionName(inputs.clusterClass) ?? 'extension')
   const seed = `${inputs.cluster.metadata.namespace}/${inputs.cluster.metadata.name}`
@@ -279,15 +297,7 @@ export async function simulate (options: SimulateOptions): Promise<SimulationRes
       inPlaceUpdates: options.featureGates?.InPlaceUpdates === true
     }
     lifecycle = new Lifecycle(ctx)
-    await lifecycle.settle(options.current ? 'current' : 'create')
-    if (options.toVersion !== undefined) {
-      lifecycle.startUpgrade(options.toVersion)
-      await lifecycle.settle('upgrade')
-    }
-    if (options.delete ?? !options.current) {
-      lifecycle.startDelete()
-      await lifecycle.settle('delete')
-    }
+    await live(lifecycle, options)
     return result('completed')
   } catch (err) {
     if (err instanceof TopologyReconcileError) {

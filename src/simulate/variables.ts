@@ -9,10 +9,11 @@ import {
   type JSONSchemaProps, keyPath, childPath, goJson, prune, required, validate, validateRules
 } from '../apiserver/index.js'
 import type { SimulationInputs } from './inputs.js'
-import { type ClusterObject, isObject } from './objects.js'
+import { type Stored, isObject } from './objects.js'
 import { type HookCaller, SimulationFailure } from './timeline.js'
 import { SimulationInputError } from './errors.js'
 import { stableJson } from '../client/wire.js'
+import type { Cluster } from '../api/hooks/v1alpha1/types.generated.js'
 
 /** A variable of ClusterClass status.variables: its definitions, from the class (`inline`) or a patch. */
 interface StatusVariable extends ClusterClassStatusVariable {
@@ -208,7 +209,7 @@ function withValue (error: FieldError, value: string): FieldError {
 /** Where a holder's overrides are, as Cluster API names it: `spec.topology.workers.machineDeployments[md-0].variables.overrides`. */
 interface OverridesHolder { name?: string, variables?: { overrides?: ClusterVariable[] } }
 
-function overrideHolders (cluster: ClusterObject): Array<{ holder: OverridesHolder, path: string }> {
+function overrideHolders (cluster: Stored<Cluster, 'namespaced'>): Array<{ holder: OverridesHolder, path: string }> {
   const topology = cluster.spec?.topology
   if (!topology) return []
   const workers = (kind: string, list: OverridesHolder[] | undefined) => (list ?? []).map(holder => ({ holder, path: childPath(childPath(keyPath(`spec.topology.workers.${kind}`, holder.name ?? ''), 'variables'), 'overrides') }))
@@ -224,7 +225,7 @@ function overrideHolders (cluster: ClusterObject): Array<{ holder: OverridesHold
  * they set) and returns the field errors Cluster API reports. `old` is the Cluster before an update (for CEL
  * transition rules).
  */
-function defaultAndValidateVariables (cluster: ClusterObject, definitions: VariableDefinitions, className: string, old?: ClusterObject): FieldError[] {
+function defaultAndValidateVariables (cluster: Stored<Cluster, 'namespaced'>, definitions: VariableDefinitions, className: string, old?: Stored<Cluster, 'namespaced'>): FieldError[] {
   const topology = cluster.spec?.topology
   if (!topology) return []
   const errors: FieldError[] = []
@@ -253,7 +254,7 @@ function defaultAndValidateVariables (cluster: ClusterObject, definitions: Varia
  * The Cluster as the Cluster webhook stores it, its variables and every override defaulted and checked against the
  * ClusterClass's definitions; refused as the webhook refuses it (SimulationInputError with its message).
  */
-export function defaultClusterVariables (cluster: ClusterObject, definitions: VariableDefinitions, className: string, old?: ClusterObject): ClusterVariable[] {
+export function defaultClusterVariables (cluster: Stored<Cluster, 'namespaced'>, definitions: VariableDefinitions, className: string, old?: Stored<Cluster, 'namespaced'>): ClusterVariable[] {
   const errors = defaultAndValidateVariables(cluster, definitions, className, old)
   if (errors.length > 0) throw new SimulationInputError(`admission webhook "default.cluster.cluster.x-k8s.io" denied the request: ${invalidObjectMessage('Cluster', 'cluster.x-k8s.io', cluster.metadata.name ?? '', errors)}`)
   return cluster.spec?.topology?.variables ?? []

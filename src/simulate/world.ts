@@ -8,13 +8,14 @@ import { PENDING_HOOKS_ANNOTATION } from '../api/extension-config/constants.js'
 import type { ContractVersion } from './cloning.js'
 import { simpleName } from './names.js'
 import type { RandomSource } from './seeded.js'
-import { type ClusterObject, getPath, jsonCopy, type JsonObject, type KubeDocument, setPath, type StringMap } from './objects.js'
+import { type Stored, describeObject, getPath, jsonCopy, type JsonObject, type Unstructured, setPath, type StringMap } from './objects.js'
 import { jsonEqual } from '../topology/json.js'
 import type { LiveState } from './live.js'
 import { ApiServerSchemas } from './crds.js'
 import { ObjectRefused, type RefusedObject, TopologyReconcileError } from './refusals.js'
 import { TopologyWriter, withoutIgnoredEndpoint, withProviderEndpoint, type Written } from './writes.js'
 import type { ClusterState, DesiredState, Scope, WorkerState } from './scope.js'
+import type { Cluster } from '../api/hooks/v1alpha1/types.generated.js'
 
 /** Something the topology controller did to an object, as Cluster API's events and logs say it. */
 export interface WorldEvent {
@@ -27,8 +28,7 @@ export interface WorldEvent {
 }
 
 /** klog.KObj: `namespace/name`. */
-const objectKey = (o: KubeDocument) => `${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`
-const describe = (o: KubeDocument) => `${o.kind ?? ''} ${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`
+const objectKey = (o: Unstructured) => `${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`
 
 /** What an error of the writes of one MachineDeployment or MachinePool says before Cluster API's own error. */
 const wrapped = (prefix: string, err: unknown): never => {
@@ -38,10 +38,10 @@ const wrapped = (prefix: string, err: unknown): never => {
 
 /** The objects of one simulated Cluster, as stored, and the state of its machines. */
 export class SimulatedWorld {
-  cluster: ClusterObject
-  infrastructureCluster?: KubeDocument
-  controlPlane?: KubeDocument
-  controlPlaneMachineTemplate?: KubeDocument
+  cluster: Stored<Cluster, 'namespaced'>
+  infrastructureCluster?: Unstructured
+  controlPlane?: Unstructured
+  controlPlaneMachineTemplate?: Unstructured
   readonly machineDeployments = new Map<string, WorkerState>()
   readonly machinePools = new Map<string, WorkerState>()
   /** machineVersions: the Kubernetes version the machines of each MachineDeployment run (by topology name). */
@@ -58,7 +58,7 @@ export class SimulatedWorld {
    * A new Cluster, or one where a live Cluster stands (its objects as stored, its Machines' versions); `now` gives
    * the time conditions are stamped with (RFC 3339); `schemas` the kinds the API server serves (Cluster API's).
    */
-  constructor (cluster: ClusterObject, random: RandomSource, options: { live?: LiveState | undefined, now?: () => string, schemas?: ApiServerSchemas } = {}) {
+  constructor (cluster: Stored<Cluster, 'namespaced'>, random: RandomSource, options: { live?: LiveState | undefined, now?: () => string, schemas?: ApiServerSchemas } = {}) {
     this.cluster = cluster
     this.#random = random
     this.#writer = new TopologyWriter(options.schemas ?? new ApiServerSchemas())
@@ -115,10 +115,10 @@ export class SimulatedWorld {
   }
 
   /** An event for what writing an object did. */
-  #event (written: Written, events: WorldEvent[], current: KubeDocument | undefined, detail?: string): void {
-    if (written.change === 'rotated') events.push({ change: 'rotated', object: describe(written.object), detail: `replaces ${current?.metadata?.name ?? ''} (template rotation)` })
-    else if (written.change === 'updated') events.push({ change: 'updated', object: describe(written.object), detail: detail ?? 'metadata changes' })
-    else if (written.change === 'created') events.push({ change: 'created', object: describe(written.object), detail: '' })
+  #event (written: Written, events: WorldEvent[], current: Unstructured | undefined, detail?: string): void {
+    if (written.change === 'rotated') events.push({ change: 'rotated', object: describeObject(written.object), detail: `replaces ${current?.metadata?.name ?? ''} (template rotation)` })
+    else if (written.change === 'updated') events.push({ change: 'updated', object: describeObject(written.object), detail: detail ?? 'metadata changes' })
+    else if (written.change === 'created') events.push({ change: 'created', object: describeObject(written.object), detail: '' })
   }
 
   /**
@@ -179,7 +179,7 @@ export class SimulatedWorld {
       })()
       this.machineDeployments.set(name, { ...jsonCopy(state), object: this.#writer.create(role, state.object), ...templates })
       this.machineVersions.set(name, getPath(state.object, ['spec', 'template', 'spec', 'version']) as string)
-      events.push({ change: 'created', object: describe(state.object), detail: '' })
+      events.push({ change: 'created', object: describeObject(state.object), detail: '' })
       return
     }
     if (s.upgradeTracker.machineDeployments.pendingUpgrade.has(current.object.metadata?.name ?? '')) return
@@ -213,7 +213,7 @@ export class SimulatedWorld {
         } catch (err) { return wrapped('failed to create MachinePool', err) }
       })()
       this.machinePools.set(name, { ...jsonCopy(state), object: this.#writer.create(role, state.object), ...objects })
-      events.push({ change: 'created', object: describe(state.object), detail: '' })
+      events.push({ change: 'created', object: describeObject(state.object), detail: '' })
       return
     }
     let infrastructure: Written
@@ -223,11 +223,11 @@ export class SimulatedWorld {
       bootstrap = this.#writer.update(`${role} bootstrap`, current.bootstrap, state.bootstrap)
     } catch (err) { return wrapped(`failed to reconcile MachinePool ${objectKey(current.object)}`, err) }
     const object = this.#writer.update(role, current.object, state.object)
-    if ([infrastructure, bootstrap, object].some(w => w.change !== 'none')) events.push({ change: 'updated', object: describe(state.object), detail: this.#versionChange(current.object, state.object, ['spec', 'template', 'spec', 'version']) })
+    if ([infrastructure, bootstrap, object].some(w => w.change !== 'none')) events.push({ change: 'updated', object: describeObject(state.object), detail: this.#versionChange(current.object, state.object, ['spec', 'template', 'spec', 'version']) })
     this.machinePools.set(name, { ...jsonCopy(state), object: object.object, bootstrap: bootstrap.object, infrastructure: infrastructure.object })
   }
 
-  #versionChange (current: KubeDocument, desired: KubeDocument, path: readonly string[]): string {
+  #versionChange (current: Unstructured, desired: Unstructured, path: readonly string[]): string {
     const from = getPath(current, path) as string | undefined
     const to = getPath(desired, path) as string | undefined
     return from && to && from !== to ? `version ${from} -> ${to}` : ''
@@ -252,7 +252,7 @@ export class SimulatedWorld {
   /** reconcileCluster: labels, annotations and the references to the infrastructure cluster and the control plane. */
   #reconcileCluster (desired: DesiredState): void {
     const cluster = this.cluster
-    const refs = (c: ClusterObject) => [c.spec?.infrastructureRef, c.spec?.controlPlaneRef]
+    const refs = (c: Stored<Cluster, 'namespaced'>) => [c.spec?.infrastructureRef, c.spec?.controlPlaneRef]
     const annotations: StringMap = { ...desired.cluster.metadata.annotations }
     delete annotations[PENDING_HOOKS_ANNOTATION]
     Object.assign(annotations, pendingOf(cluster))
@@ -262,7 +262,7 @@ export class SimulatedWorld {
     cluster.metadata.labels = desired.cluster.metadata.labels
     if (Object.keys(annotations).length > 0) cluster.metadata.annotations = annotations
     else delete cluster.metadata.annotations
-    cluster.spec = { ...cluster.spec, infrastructureRef: desired.cluster.spec?.infrastructureRef, controlPlaneRef: desired.cluster.spec?.controlPlaneRef } as ClusterObject['spec']
+    cluster.spec = { ...cluster.spec, infrastructureRef: desired.cluster.spec?.infrastructureRef, controlPlaneRef: desired.cluster.spec?.controlPlaneRef } as Stored<Cluster, 'namespaced'>['spec']
     this.touch(specChanged)
   }
 
@@ -278,7 +278,7 @@ export class SimulatedWorld {
       const status = getPath(cp, ['status', 'version']) as string | undefined
       if (status === undefined) {
         setPath(cp as JsonObject, ['status', 'version'], spec)
-        this.cluster.status = { ...this.cluster.status, conditions: [...(this.cluster.status?.conditions ?? []), { type: CLUSTER_CONTROL_PLANE_INITIALIZED_CONDITION, status: 'True', reason: 'Initialized', message: '', lastTransitionTime: this.#now() }] } as ClusterObject['status']
+        this.cluster.status = { ...this.cluster.status, conditions: [...(this.cluster.status?.conditions ?? []), { type: CLUSTER_CONTROL_PLANE_INITIALIZED_CONDITION, status: 'True', reason: 'Initialized', message: '', lastTransitionTime: this.#now() }] } as Stored<Cluster, 'namespaced'>['status']
         this.touch(true)
         return `control plane initialized at ${spec}`
       }
@@ -309,7 +309,7 @@ export class SimulatedWorld {
  * The pending-hooks annotation of the stored Cluster: the hooks marked and done in this reconcile stay as marked
  * (the desired Cluster was copied before they changed; Cluster API's requests show that its merge patch keeps them).
  */
-function pendingOf (cluster: ClusterObject): StringMap {
+function pendingOf (cluster: Stored<Cluster, 'namespaced'>): StringMap {
   const value = cluster.metadata.annotations?.[PENDING_HOOKS_ANNOTATION]
   return value !== undefined ? { [PENDING_HOOKS_ANNOTATION]: value } : {}
 }

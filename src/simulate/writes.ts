@@ -5,34 +5,34 @@
 // under a new name). Every refusal is an ObjectRefused in Cluster API's words.
 import { jsonEqual } from '../topology/json.js'
 import type { ApiServerSchemas } from './crds.js'
-import { jsonCopy, type JsonObject, type KubeDocument, setPath } from './objects.js'
-import { createError, describeObject, dryRunError, ObjectRefused, patchError } from './refusals.js'
+import { describeObject, jsonCopy, type JsonObject, type Unstructured, setPath } from './objects.js'
+import { createError, dryRunError, ObjectRefused, patchError } from './refusals.js'
 
 /** What writing an object did. */
 export interface Written {
   /** object is the object as stored afterwards. */
-  object: KubeDocument
+  object: Unstructured
   /** change: created, updated (in place), rotated (a template created under a new name), or none. */
   change: 'created' | 'updated' | 'rotated' | 'none'
   /** specChanged: the update changed the spec (a template is then rotated). */
   specChanged: boolean
 }
 
-const metadataOf = (o: KubeDocument | undefined) => ({ labels: o?.metadata?.labels ?? {}, annotations: o?.metadata?.annotations ?? {} })
+const metadataOf = (o: Unstructured | undefined) => ({ labels: o?.metadata?.labels ?? {}, annotations: o?.metadata?.annotations ?? {} })
 
-function specOf (o: KubeDocument, ignore: ReadonlyArray<readonly string[]>): unknown {
+function specOf (o: Unstructured, ignore: ReadonlyArray<readonly string[]>): unknown {
   const spec = jsonCopy(o['spec'] ?? {}) as JsonObject
   for (const path of ignore) setPath(spec, path, null)
   return spec
 }
 
-const endpointOf = (o: KubeDocument | undefined) => (o?.['spec'] as JsonObject | undefined)?.['controlPlaneEndpoint'] as JsonObject | undefined
+const endpointOf = (o: Unstructured | undefined) => (o?.['spec'] as JsonObject | undefined)?.['controlPlaneEndpoint'] as JsonObject | undefined
 
 /**
  * The intent without what another controller owns (contract IgnorePaths of the infrastructure cluster and the control
  * plane): the endpoint's host when empty, its port when 0, and the map they leave empty (ssa.FilterIntent).
  */
-export function withoutIgnoredEndpoint (desired: KubeDocument): KubeDocument {
+export function withoutIgnoredEndpoint (desired: Unstructured): Unstructured {
   const endpoint = endpointOf(desired)
   if (endpoint === null || typeof endpoint !== 'object') return desired
   const kept = Object.fromEntries(Object.entries(endpoint).filter(([k, v]) => !(k === 'host' && v === '') && !(k === 'port' && v === 0)))
@@ -45,10 +45,32 @@ export function withoutIgnoredEndpoint (desired: KubeDocument): KubeDocument {
  * The applied object's endpoint merged with the stored one's: the provider sets the endpoint, and server-side apply
  * keeps the fields another manager owns where the intent does not set them.
  */
-export function withProviderEndpoint (intent: KubeDocument, current: KubeDocument | undefined): KubeDocument {
+export function withProviderEndpoint (intent: Unstructured, current: Unstructured | undefined): Unstructured {
   const stored = endpointOf(current)
   if (!stored || typeof stored !== 'object') return intent
   return { ...intent, spec: { ...intent['spec'] as JsonObject, controlPlaneEndpoint: { ...stored, ...endpointOf(intent) } } }
+}
+
+/**
+ * dryRunSSAPatch's verdict over an object as stored and as desired, each as a dry run returns it (HasChanges,
+ * HasSpecChanges): whether its labels, annotations or spec change, and whether its spec does (`ignore`: spec paths the
+ * controller leaves to others).
+ */
+export function objectChanges (original: Unstructured, modified: Unstructured, ignore: ReadonlyArray<readonly string[]> = []): { changed: boolean, specChanged: boolean } {
+  const specChanged = !jsonEqual(specOf(original, ignore), specOf(modified, ignore))
+  return { changed: specChanged || !jsonEqual(metadataOf(original), metadataOf(modified)), specChanged }
+}
+
+/**
+ * What reconcileReferencedTemplate does with a template, from the template as stored and as desired (each as a dry
+ * run returns it): create it when none is stored; nothing when nothing changes; patch it in place when only its
+ * labels or annotations change; rotate it (create it under a new name, so that its Machines roll out) when its spec
+ * changes. Simulate writes by it; rollout-impact predicts by it.
+ */
+export function templateRotation (current: Unstructured | undefined, desired: Unstructured): 'create' | 'none' | 'patch' | 'rotate' {
+  if (!current) return 'create'
+  const { changed, specChanged } = objectChanges(current, desired)
+  return !changed ? 'none' : specChanged ? 'rotate' : 'patch'
 }
 
 /** The topology controller's writes against a simulation's API server. */
@@ -60,7 +82,7 @@ export class TopologyWriter {
   }
 
   /** A new object applied (createErrorWithoutObjectName on a refusal). */
-  create (role: string, desired: KubeDocument): KubeDocument {
+  create (role: string, desired: Unstructured): Unstructured {
     const applied = this.#schemas.apply(desired, undefined, false)
     if (!applied.ok) throw new ObjectRefused(role, describeObject(desired), createError(applied.refusal, desired))
     return applied.object
@@ -70,43 +92,41 @@ export class TopologyWriter {
    * reconcileReferencedObject over what is stored: unchanged, or applied in place. `ignore` are spec paths the
    * controller leaves to others (the infrastructure cluster's endpoint).
    */
-  update (role: string, current: KubeDocument, desired: KubeDocument, ignore: ReadonlyArray<readonly string[]> = []): Written {
-    const compared = this.#compare(role, current, desired, ignore)
+  update (role: string, current: Unstructured, desired: Unstructured, ignore: ReadonlyArray<readonly string[]> = []): Written {
+    const { original, modified } = this.#dryRuns(role, current, desired)
+    const compared = objectChanges(original, modified, ignore)
     if (!compared.changed) return { object: current, change: 'none', specChanged: false }
     return { object: this.#apply(role, current, desired), change: 'updated', specChanged: compared.specChanged }
   }
 
-  /**
-   * reconcileReferencedTemplate: created when there is none; patched in place when only its labels or annotations
-   * change; rotated (created as `newName()`) when its spec changes.
-   */
-  template (role: string, current: KubeDocument | undefined, desired: KubeDocument, newName: () => string): Written {
+  /** reconcileReferencedTemplate: the template created, left, patched in place or rotated (created as `newName()`), as templateRotation says. */
+  template (role: string, current: Unstructured | undefined, desired: Unstructured, newName: () => string): Written {
     if (!current) return { object: this.create(role, desired), change: 'created', specChanged: false }
     const named = { ...desired, metadata: { ...desired.metadata, name: current.metadata?.name ?? '' } }
-    const compared = this.#compare(role, current, named, [])
-    if (!compared.changed) return { object: current, change: 'none', specChanged: false }
-    if (!compared.specChanged) return { object: this.#apply(role, current, named), change: 'updated', specChanged: false }
+    const { original, modified } = this.#dryRuns(role, current, named)
+    const rotation = templateRotation(original, modified)
+    if (rotation === 'none') return { object: current, change: 'none', specChanged: false }
+    if (rotation === 'patch') return { object: this.#apply(role, current, named), change: 'updated', specChanged: false }
     const rotated = { ...desired, metadata: { ...desired.metadata, name: newName() } }
     return { object: this.create(role, rotated), change: 'rotated', specChanged: true }
   }
 
   /** The object as a dry run of its apply over `current` returns it (defaulted as Cluster API compares it); undefined when refused. */
-  dryRun (desired: KubeDocument, current: KubeDocument): KubeDocument | undefined {
+  dryRun (desired: Unstructured, current: Unstructured): Unstructured | undefined {
     const applied = this.#schemas.apply({ ...desired, metadata: { ...desired.metadata, name: current.metadata?.name ?? '' } }, current, true)
     return applied.ok ? applied.object : undefined
   }
 
-  /** dryRunSSAPatch: the desired object and the stored one, each through a dry run, compared. */
-  #compare (role: string, current: KubeDocument, desired: KubeDocument, ignore: ReadonlyArray<readonly string[]>): { changed: boolean, specChanged: boolean } {
+  /** dryRunSSAPatch's dry runs: the desired object (modified) and the stored one (original), each applied over what is stored. */
+  #dryRuns (role: string, current: Unstructured, desired: Unstructured): { original: Unstructured, modified: Unstructured } {
     const modified = this.#schemas.apply(desired, current, true)
     if (!modified.ok) throw new ObjectRefused(role, describeObject(current), dryRunError(modified.refusal, current))
     const original = this.#schemas.apply(current, current, true)
     if (!original.ok) throw new ObjectRefused(role, describeObject(current), dryRunError(original.refusal, current).replace('for modified object', 'for original object'))
-    const specChanged = !jsonEqual(specOf(original.object, ignore), specOf(modified.object, ignore))
-    return { changed: specChanged || !jsonEqual(metadataOf(original.object), metadataOf(modified.object)), specChanged }
+    return { original: original.object, modified: modified.object }
   }
 
-  #apply (role: string, current: KubeDocument, desired: KubeDocument): KubeDocument {
+  #apply (role: string, current: Unstructured, desired: Unstructured): Unstructured {
     const applied = this.#schemas.apply(desired, current, false)
     if (!applied.ok) throw new ObjectRefused(role, describeObject(current), patchError(applied.refusal, current))
     return applied.object

@@ -23,7 +23,8 @@ export {
   isControlPlaneMachineInfrastructureTemplate, isControlPlaneTemplate, isInfrastructureClusterTemplate, isMachineDeploymentBootstrapTemplate,
   isMachineDeploymentInfrastructureTemplate, isMachinePoolBootstrapTemplate, isMachinePoolInfrastructureTemplate, matchesClass, templateRole, type TemplateRole
 } from './holders.js'
-export { ensurePath, isKind, templateKind, type KindType, type TemplateBase, type TemplateKind, type TemplateKindRef, type TemplateKinds, type TemplateObject, type TemplateOf } from './templates.js'
+export { ensurePath, isKind, templateKind, type KindType, type TemplateBase, type TemplateKind, type TemplateKindRef, type TemplateKinds, type TemplateOf } from './templates.js'
+export type { Unstructured } from '../api/kube-object.js'
 export * as templates from './templates.generated.js'
 export * as variableSchema from './variable-schema.js'
 export { defineVariables, type AnyVariableSchema, type VariableDefinition, type VariableSchema, type VariableValue } from './variable-schema.js'

@@ -1,21 +1,9 @@
 // What a template in a topology mutation request is: any object with apiVersion and kind, narrowed to a known
 // type by a template kind (apiVersion and kind, or a type guard). The kinds of Cluster API's own templates are
 // generated from its Go types (templates.generated.ts); any other kind is described by the author the same way.
-import type { ObjectMeta } from '../api/hooks/v1alpha1/types.generated.js'
+import type { Unstructured } from '../api/kube-object.js'
 
-/** A template as Cluster API sends it: an object with apiVersion, kind and metadata, any other field unknown. */
-export interface TemplateObject {
-  /** apiVersion of the template, e.g. infrastructure.cluster.x-k8s.io/v1beta2. */
-  apiVersion: string
-  /** kind of the template, e.g. DockerMachineTemplate. */
-  kind: string
-  /** metadata of the template. */
-  metadata?: ObjectMeta
-  /** Every other field, as the template's kind defines it. */
-  [field: string]: unknown
-}
-
-/** What every template type has (the generated template types, yours): apiVersion and kind. */
+/** What every template type has (the generated template types, yours): apiVersion and kind. A template of no known kind is an `Unstructured & TemplateBase`. */
 export interface TemplateBase {
   /** apiVersion of the template. */
   apiVersion: string
@@ -26,7 +14,7 @@ export interface TemplateBase {
 declare const templateType: unique symbol
 
 /** A template kind by apiVersion and kind, typed as T (T is never checked at run time: it is what the author says). */
-export interface TemplateKindRef<T extends TemplateBase = TemplateObject> {
+export interface TemplateKindRef<T extends TemplateBase = Unstructured & TemplateBase> {
   /** apiVersion templates of the kind have. */
   readonly apiVersion: string
   /** kind templates of the kind have. */
@@ -36,7 +24,7 @@ export interface TemplateKindRef<T extends TemplateBase = TemplateObject> {
 }
 
 /** Which templates a walk hands to its mutate function, and their type: a kind by apiVersion and kind, or a type guard. */
-export type TemplateKind<T extends TemplateBase = TemplateObject> = TemplateKindRef<T> | ((template: TemplateBase) => template is T)
+export type TemplateKind<T extends TemplateBase = Unstructured & TemplateBase> = TemplateKindRef<T> | ((template: TemplateBase) => template is T)
 
 /** A list of template kinds, of any types. */
 export type TemplateKinds = ReadonlyArray<TemplateKind<TemplateBase>>
@@ -44,8 +32,8 @@ export type TemplateKinds = ReadonlyArray<TemplateKind<TemplateBase>>
 /** The template type of one kind, or of a union of kinds. */
 export type KindType<K> = K extends TemplateKindRef<infer T> ? T : K extends (template: TemplateBase) => template is (infer T extends TemplateBase) ? T : never
 
-/** The type of the templates a list of kinds picks: their union, or any TemplateObject without a list. */
-export type TemplateOf<K extends TemplateKinds> = number extends K['length'] ? TemplateObject : KindType<K[number]>
+/** The type of the templates a list of kinds picks: their union, or any template (Unstructured & TemplateBase) without a list. */
+export type TemplateOf<K extends TemplateKinds> = number extends K['length'] ? Unstructured & TemplateBase : KindType<K[number]>
 
 /** The template kind of apiVersion and kind, typed as T: `templateKind<AWSMachineTemplate>('infrastructure.cluster.x-k8s.io/v1beta2', 'AWSMachineTemplate')`. */
 export function templateKind<T extends TemplateBase> (apiVersion: string, kind: string): TemplateKindRef<T> {

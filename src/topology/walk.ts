@@ -12,7 +12,8 @@ import { TemplateMutationError, VariableError, VariableTypeError } from './error
 import { createJsonPatch } from './json-patch.js'
 import { jsonCopy } from './json.js'
 import { createMergePatch } from './merge-patch.js'
-import { describeKind, isKind, type TemplateBase, type TemplateKinds, type TemplateObject, type TemplateOf } from './templates.js'
+import { describeKind, isKind, type TemplateBase, type TemplateKinds, type TemplateOf } from './templates.js'
+import type { Unstructured } from '../api/kube-object.js'
 import { mergeVariables, toVariables, type Variables } from './variables.js'
 
 /** One template of a GeneratePatches or ValidateTopology request, with its variables merged. */
@@ -71,7 +72,7 @@ export interface WalkOptions<K extends TemplateKinds = TemplateKinds> {
   /**
    * kinds are the templates handed to the function, which is typed by them (Cluster API's decoder). Templates of
    * other kinds are skipped, or, with failForUnknownTypes, make the answer a Failure. Default: every template,
-   * as a TemplateObject.
+   * as an Unstructured & TemplateBase.
    */
   kinds?: K
   /** failForUnknownTypes answers a Failure for a template that is not of `kinds` (Cluster API's FailForUnknownTypes). */
@@ -96,9 +97,9 @@ function describeItem (template: unknown, holder: HolderReference): string {
   return `${object?.kind ?? 'template'}${name ? ` ${name}` : ''} (holder ${holder.kind} ${holder.namespace}/${holder.name}, ${holder.fieldPath})`
 }
 
-function isTemplate (value: unknown): value is TemplateObject {
+function isTemplate (value: unknown): value is Unstructured & TemplateBase {
   return typeof value === 'object' && value !== null && !Array.isArray(value) &&
-    typeof (value as TemplateObject).kind === 'string' && typeof (value as TemplateObject).apiVersion === 'string'
+    typeof (value as TemplateBase).kind === 'string' && typeof (value as TemplateBase).apiVersion === 'string'
 }
 
 /** schema.ParseGroupVersion's check: at most one "/". */

@@ -13,8 +13,9 @@ import { hostileObjects } from '../helpers/hostile.js'
 import { liveObjects, MemoryManagementCluster } from '../helpers/memory-cluster.js'
 import { referenceHandlers } from '../../src/reference-extension/index.js'
 import { createInProcessExtension } from '../../src/server/in-process.js'
-import { type ClusterObject, InProcessRuntimeClient, type KubeDocument, listClusters, readLiveCluster, simulate } from '../../src/simulate/index.js'
+import { type Stored, InProcessRuntimeClient, type Unstructured, listClusters, readLiveCluster, simulate } from '../../src/simulate/index.js'
 import type { ExtensionConfig } from '../../src/api/extension-config/types.js'
+import type { Cluster } from '../../src/api/hooks/v1alpha1/types.generated.js'
 
 const client = new InProcessRuntimeClient(createInProcessExtension({ handlers: referenceHandlers() }), 'reference')
 const extensionConfig = (discovered: boolean): ExtensionConfig => ({
@@ -24,9 +25,9 @@ const extensionConfig = (discovered: boolean): ExtensionConfig => ({
   spec: { clientConfig: { url: 'https://127.0.0.1:1' } },
   status: { conditions: [{ type: 'Discovered', status: discovered ? 'True' : 'False', reason: 'DiscoveryFailed', message: discovered ? '' : 'connection refused', lastTransitionTime: '2026-01-01T00:00:00Z' }] }
 } as ExtensionConfig)
-const cluster = (conditions: unknown[], annotations: Record<string, string> = {}): ClusterObject => ({
+const cluster = (conditions: unknown[], annotations: Record<string, string> = {}): Stored<Cluster, 'namespaced'> => ({
   apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', metadata: { name: 'loop', namespace: 'default', annotations }, spec: { topology: { classRef: { name: 'loop' }, version: 'v1.35.0' } }, status: { conditions }
-} as ClusterObject)
+} as Stored<Cluster, 'namespaced'>)
 
 t.test('AggregateMessage read back: each blocking hook with its message', async t => {
   t.same(blockingHooks('Following hooks are blocking upgrade: BeforeClusterUpgrade: backing up etcd; BeforeControlPlaneUpgrade'), [{ hook: 'BeforeClusterUpgrade', message: 'backing up etcd' }, { hook: 'BeforeControlPlaneUpgrade' }])
@@ -68,12 +69,12 @@ t.test('a failed GeneratePatches (the hook of the handler the error names), and 
 
 t.test('held --call: the blocking hook called now with the request Cluster API would send, and no other lifecycle hook', async t => {
   const EXAMPLE = fileURLToPath(new URL('../../examples/simulate/', import.meta.url))
-  const inputs = [...await readDocuments(`${EXAMPLE}cluster.yaml`), ...await readDocuments(`${EXAMPLE}clusterclass.yaml`), ...await readDocuments(`${EXAMPLE}templates.yaml`)] as KubeDocument[]
+  const inputs = [...await readDocuments(`${EXAMPLE}cluster.yaml`), ...await readDocuments(`${EXAMPLE}clusterclass.yaml`), ...await readDocuments(`${EXAMPLE}templates.yaml`)] as Unstructured[]
   const created = await simulate({ client, objects: inputs, delete: false, checkDeterminism: false })
   const upgrading = liveObjects(inputs, created).map(o => o.kind === 'Cluster' ? { ...o, spec: { ...(o['spec'] as object), topology: { ...(o['spec'] as { topology: object }).topology, version: 'v1.35.0' } } } : o)
   const api = new MemoryManagementCluster(upgrading)
   const [cluster] = await listClusters(api, {})
-  const live = await readLiveCluster(api, cluster as ClusterObject)
+  const live = await readLiveCluster(api, cluster as Stored<Cluster, 'namespaced'>)
   const called: string[] = []
   const holding = referenceHandlers().map(h => defineHandler({
     hook: h.hook,
@@ -94,10 +95,10 @@ t.test('held --call: the blocking hook called now with the request Cluster API w
 t.test('asked what a hook answers now, a Cluster whose class would compute for hours is one line within its budget', async t => {
   const harmless = hostileObjects('default', 'hostile', [])
   const created = await simulate({ client, objects: harmless, delete: false, checkDeterminism: false })
-  const hostileClass = hostileObjects('default', 'hostile', ['loop']).find(o => o.kind === 'ClusterClass') as KubeDocument
+  const hostileClass = hostileObjects('default', 'hostile', ['loop']).find(o => o.kind === 'ClusterClass') as Unstructured
   const api = new MemoryManagementCluster(liveObjects(harmless, created).map(o => o.kind === 'ClusterClass' ? hostileClass : o))
   const [found] = await listClusters(api, { namespace: 'default' })
-  const hostile = found as ClusterObject
+  const hostile = found as Stored<Cluster, 'namespaced'>
   const report = await heldWithinBudget(hostile, { timeoutMs: 500, memoryBytes: 0 }, async () => {
     const r = await whyHeld(hostile, [extensionConfig(true)], client)
     await callNow(await readLiveCluster(api, hostile), 'BeforeClusterUpgrade', client)

@@ -12,7 +12,7 @@ import type { RolloutImpactReport } from '../../src/impact/live.js'
 import { readDocuments } from '../../src/kube/manifests.js'
 import { referenceHandlers } from '../../src/reference-extension/index.js'
 import { createInProcessExtension } from '../../src/server/in-process.js'
-import { InProcessRuntimeClient, type KubeDocument, simulate } from '../../src/simulate/index.js'
+import { InProcessRuntimeClient, type Unstructured, simulate } from '../../src/simulate/index.js'
 import { startClusterApi } from '../../tools/harness/cluster-api.js'
 import { startControlPlane } from '../../tools/harness/control-plane.js'
 import { hostileObjects } from '../helpers/hostile.js'
@@ -40,14 +40,14 @@ const kubectl = async (args: string[], input?: string): Promise<string> => {
 const client = () => new InProcessRuntimeClient(createInProcessExtension({ handlers: referenceHandlers() }), 'reference')
 
 /** The objects of a Cluster that Cluster API created, whose ClusterClass was then replaced (Clusters outlive it). */
-async function created (objects: KubeDocument[], replacedClass?: KubeDocument): Promise<KubeDocument[]> {
+async function created (objects: Unstructured[], replacedClass?: Unstructured): Promise<Unstructured[]> {
   const result = await simulate({ client: client(), objects, delete: false, checkDeterminism: false })
   // Machines are left out: the Cluster's objects are what rollout-impact compares.
   return liveObjects(objects, result).filter(o => o.kind !== 'Machine').map(o => o.kind === 'ClusterClass' && replacedClass ? replacedClass : o)
 }
 
 /** Writes the objects, then their status through the status subresource, as Cluster API's controllers do. */
-async function write (objects: KubeDocument[]): Promise<void> {
+async function write (objects: Unstructured[]): Promise<void> {
   for (const namespace of new Set(objects.map(o => o.metadata?.namespace).filter(Boolean))) await kubectl(['create', 'namespace', namespace as string])
   const bare = objects.map(({ status: _status, ...o }) => ({ ...o, metadata: { name: o.metadata?.name, namespace: o.metadata?.namespace, labels: o.metadata?.labels, annotations: o.metadata?.annotations } }))
   await kubectl(['apply', '--server-side', '-f', '-'], bare.map(o => JSON.stringify(o)).join('\n'))
@@ -57,7 +57,7 @@ async function write (objects: KubeDocument[]): Promise<void> {
   }
 }
 
-const example = [...await readDocuments(`${EXAMPLE}cluster.yaml`), ...await readDocuments(`${EXAMPLE}clusterclass.yaml`), ...await readDocuments(`${EXAMPLE}templates.yaml`)] as KubeDocument[]
+const example = [...await readDocuments(`${EXAMPLE}cluster.yaml`), ...await readDocuments(`${EXAMPLE}clusterclass.yaml`), ...await readDocuments(`${EXAMPLE}templates.yaml`)] as Unstructured[]
 const hostile = async (namespace: string, patch: 'regex' | 'alias') => await created(hostileObjects(namespace, 'hostile', []), hostileObjects(namespace, 'hostile', [patch]).find(o => o.kind === 'ClusterClass'))
 const extensionConfig = {
   apiVersion: 'runtime.cluster.x-k8s.io/v1beta2',
@@ -65,7 +65,7 @@ const extensionConfig = {
   metadata: { name: 'reference' },
   spec: { clientConfig: { url: served.url, caBundle: served.caBundle }, namespaceSelector: {} },
   status: (await client().discover({ metadata: { name: 'reference' }, spec: { clientConfig: {} } } as never)).status
-} as unknown as KubeDocument
+} as unknown as Unstructured
 await write([extensionConfig, ...inNamespace(await created(example), 'ordinary'), ...await hostile('regex', 'regex'), ...await hostile('alias', 'alias')])
 
 t.test('rollout-impact -A: the hostile classes answered as Go answers them, each for its own Cluster, the ordinary one reported', async t => {

@@ -14,7 +14,7 @@ import { readDocuments } from '../../src/kube/manifests.js'
 import { referenceHandlers } from '../../src/reference-extension/index.js'
 import { createInProcessExtension } from '../../src/server/in-process.js'
 import { defineHandler } from '../../src/server/types.js'
-import { InProcessRuntimeClient, type KubeDocument, simulate } from '../../src/simulate/index.js'
+import { InProcessRuntimeClient, type Unstructured, simulate } from '../../src/simulate/index.js'
 import { inNamespace, liveObjects, MemoryManagementCluster, namespaceObject } from '../helpers/memory-cluster.js'
 import { referenceHandlersV2 } from '../helpers/reference-extension-v2.js'
 
@@ -37,7 +37,7 @@ async function open (file: string) {
   return { page, errors, requests }
 }
 
-const inputs = [...await readDocuments(`${EXAMPLE}cluster.yaml`), ...await readDocuments(`${EXAMPLE}clusterclass.yaml`), ...await readDocuments(`${EXAMPLE}templates.yaml`)] as KubeDocument[]
+const inputs = [...await readDocuments(`${EXAMPLE}cluster.yaml`), ...await readDocuments(`${EXAMPLE}clusterclass.yaml`), ...await readDocuments(`${EXAMPLE}templates.yaml`)] as Unstructured[]
 
 t.test('a Cluster\'s life: one mark per call, the hold, the templates', async t => {
   let calls = 0

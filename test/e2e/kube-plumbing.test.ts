@@ -3,7 +3,7 @@
 // losing changes, and leader election between candidates on one Lease.
 import { randomBytes } from 'node:crypto'
 import t from 'tap'
-import type { StoredObject } from '../../src/api/kube-object.js'
+import type { Stored } from '../../src/api/kube-object.js'
 import { KubeApi } from '../../src/kube/api.js'
 import { isAlreadyExists, isConflict, isNotFound, isResourceExpired, type KubeApiError } from '../../src/kube/errors.js'
 import { formatMicroTime, LeaderElector, type Lease } from '../../src/kube/leader-election.js'
@@ -11,8 +11,8 @@ import { objectKey, Reflector, type ReflectorErrorInfo } from '../../src/kube/re
 import { startControlPlane } from '../../tools/harness/control-plane.js'
 import { waitFor } from '../helpers/wait.js'
 
-interface ConfigMap extends StoredObject { data?: Record<string, string> }
-interface Secret extends StoredObject { data?: Record<string, string>, type?: string }
+interface ConfigMap extends Stored { data?: Record<string, string> }
+interface Secret extends Stored { data?: Record<string, string>, type?: string }
 
 const cp = await startControlPlane({ log: (message) => t.comment(message) })
 const api = new KubeApi(cp.kubeconfigPath)

@@ -13,12 +13,12 @@ import { stringify } from 'yaml'
 import { type Budget, withBudget } from '../../src/budget/index.js'
 import { readInputs } from '../../src/cli/inputs.js'
 import { referenceHandlers } from '../../src/reference-extension/index.js'
-import { type KubeDocument, simulate } from '../../src/simulate/index.js'
+import { type Unstructured, simulate } from '../../src/simulate/index.js'
 import { clusterApiClass } from './capi-classes.js'
 import { aliasBomb } from './hostile.js'
 
 /** A class to mutate: the Cluster, its ClusterClass and templates. */
-export interface FuzzBase { name: string, objects: KubeDocument[] }
+export interface FuzzBase { name: string, objects: Unstructured[] }
 
 const EXAMPLE = fileURLToPath(new URL('../../examples/simulate/', import.meta.url))
 
@@ -29,7 +29,7 @@ const CAPI_CLASSES: Array<{ name: string, file: string, className: string }> = [
   { name: 'capd', file: 'infrastructure/docker/templates/clusterclass-quick-start.yaml', className: 'quick-start' }
 ]
 
-function clusterOf (name: string, className: string): KubeDocument {
+function clusterOf (name: string, className: string): Unstructured {
   return {
     apiVersion: 'cluster.x-k8s.io/v1beta2',
     kind: 'Cluster',
@@ -44,11 +44,11 @@ function clusterOf (name: string, className: string): KubeDocument {
 /** examples/simulate, and Cluster API's four published classes when its test module can be read (else none of them). */
 export async function fuzzBases (): Promise<{ bases: FuzzBase[], skipped?: string }> {
   const { readDocuments } = await import('../../src/kube/manifests.js')
-  const example = (await Promise.all(['cluster.yaml', 'clusterclass.yaml', 'templates.yaml'].map(f => readDocuments(`${EXAMPLE}${f}`)))).flat() as KubeDocument[]
+  const example = (await Promise.all(['cluster.yaml', 'clusterclass.yaml', 'templates.yaml'].map(f => readDocuments(`${EXAMPLE}${f}`)))).flat() as Unstructured[]
   const bases = [{ name: 'example', objects: example }]
   try {
     for (const c of CAPI_CLASSES) {
-      const objects = clusterApiClass(c.file, 'default', { variables: { EXTENSION_CONFIG_NAME: 'reference', DOCKER_PRELOAD_IMAGES: '[]' } }) as KubeDocument[]
+      const objects = clusterApiClass(c.file, 'default', { variables: { EXTENSION_CONFIG_NAME: 'reference', DOCKER_PRELOAD_IMAGES: '[]' } }) as Unstructured[]
       bases.push({ name: c.name, objects: [clusterOf(c.name, c.className), ...objects] })
     }
   } catch (err) {
@@ -71,9 +71,9 @@ export interface FuzzCase {
 
 /** The state a mutation changes: the objects, then the texts. */
 interface Draft {
-  cluster: KubeDocument
-  clusterClass: KubeDocument
-  objects: KubeDocument[]
+  cluster: Unstructured
+  clusterClass: Unstructured
+  objects: Unstructured[]
   textEdits: Array<(text: string) => string | Buffer>
 }
 
@@ -165,8 +165,8 @@ export const MUTATIONS: Mutation[] = [
 
 function draftOf (base: FuzzBase): Draft {
   const objects = structuredClone(base.objects)
-  const cluster = objects.find(o => o.kind === 'Cluster') as KubeDocument
-  const clusterClass = objects.find(o => o.kind === 'ClusterClass') as KubeDocument
+  const cluster = objects.find(o => o.kind === 'Cluster') as Unstructured
+  const clusterClass = objects.find(o => o.kind === 'ClusterClass') as Unstructured
   const spec = clusterClass['spec'] as Spec
   spec['variables'] = [...(spec['variables'] ?? []),
     { name: 'fuzzName', required: false, schema: { openAPIV3Schema: { type: 'string' } } },

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { parseAllDocuments } from 'yaml'
-import type { KubeDocument } from '../../src/simulate/index.js'
+import type { Unstructured } from '../../src/simulate/index.js'
 
 const EXAMPLE = fileURLToPath(new URL('../../examples/simulate/', import.meta.url))
 
@@ -22,7 +22,7 @@ export function aliasBomb (levels = 9, width = 10): string {
   return text
 }
 
-const read = (file: string): KubeDocument[] => parseAllDocuments(readFileSync(`${EXAMPLE}${file}`, 'utf8')).map(d => d.toJS() as KubeDocument)
+const read = (file: string): Unstructured[] => parseAllDocuments(readFileSync(`${EXAMPLE}${file}`, 'utf8')).map(d => d.toJS() as Unstructured)
 
 /** The worker's KubeadmConfigTemplate, where the hostile patches write. */
 const WORKER_BOOTSTRAP = { apiVersion: 'bootstrap.cluster.x-k8s.io/v1beta2', kind: 'KubeadmConfigTemplate', matchResources: { machineDeploymentClass: { names: ['default-worker'] } } }
@@ -54,10 +54,10 @@ export const HOSTILE_PATCHES = {
  * A Cluster (namespace/name), its class (named after the Cluster, with the variable hostileName and the patches
  * asked for) and examples/simulate's templates, in one namespace.
  */
-export function hostileObjects (namespace: string, name: string, patches: ReadonlyArray<keyof typeof HOSTILE_PATCHES>, hostileName = HOSTILE_NAME): KubeDocument[] {
-  const inNamespace = (o: KubeDocument): KubeDocument => ({ ...o, metadata: { ...o.metadata, namespace } })
-  const [cluster] = read('cluster.yaml') as [KubeDocument]
-  const [clusterClass] = read('clusterclass.yaml') as [KubeDocument]
+export function hostileObjects (namespace: string, name: string, patches: ReadonlyArray<keyof typeof HOSTILE_PATCHES>, hostileName = HOSTILE_NAME): Unstructured[] {
+  const inNamespace = (o: Unstructured): Unstructured => ({ ...o, metadata: { ...o.metadata, namespace } })
+  const [cluster] = read('cluster.yaml') as [Unstructured]
+  const [clusterClass] = read('clusterclass.yaml') as [Unstructured]
   // The example's upgrade plan and external patch come from the reference extension: left out.
   const { upgrade, patches: external, ...spec } = clusterClass['spec'] as Record<string, unknown>
   return [

@@ -4,7 +4,7 @@
 // ApiReader interface with discovery, GET of objects, lists across or within namespaces and equality and existence
 // label selectors, as the API server answers them.
 import crds from '../../hooks/v1alpha1/crds.json' with { type: 'json' }
-import type { ApiReader, KubeDocument, SimulationResult } from '../../src/simulate/index.js'
+import type { ApiReader, Unstructured, SimulationResult } from '../../src/simulate/index.js'
 
 interface Resource { apiVersion: string, kind: string, plural: string, namespaced: boolean }
 
@@ -30,12 +30,12 @@ function matches (labels: Record<string, string> | undefined, selector: string |
 
 /** The objects of a management cluster, read as an API server serves them. */
 export class MemoryManagementCluster implements ApiReader {
-  readonly #objects = new Map<string, KubeDocument[]>()
+  readonly #objects = new Map<string, Unstructured[]>()
   /** gets counts the GET requests answered, lists the LIST requests. */
   gets = 0
   lists = 0
 
-  constructor (objects: readonly KubeDocument[]) {
+  constructor (objects: readonly Unstructured[]) {
     for (const o of objects) {
       const resource = RESOURCES.find(r => r.apiVersion === o.apiVersion && r.kind === o.kind)
       if (!resource) throw new Error(`no resource for ${String(o.apiVersion)} ${String(o.kind)}`)
@@ -82,11 +82,11 @@ export class MemoryManagementCluster implements ApiReader {
 }
 
 /** The objects of a Cluster as `simulate` (delete: false) left it: what the API server would hold for it. */
-export function liveObjects (inputs: readonly KubeDocument[], result: SimulationResult): KubeDocument[] {
+export function liveObjects (inputs: readonly Unstructured[], result: SimulationResult): Unstructured[] {
   const state = result.state
   if (!state) throw new Error('the simulation left no state')
   const { current } = state
-  const objects: KubeDocument[] = [state.cluster as KubeDocument, ...inputs.filter(o => o.kind !== 'Cluster')]
+  const objects: Unstructured[] = [state.cluster as Unstructured, ...inputs.filter(o => o.kind !== 'Cluster')]
   if (current.infrastructureCluster) objects.push(current.infrastructureCluster)
   if (current.controlPlane.object) objects.push(current.controlPlane.object)
   if (current.controlPlane.infrastructureMachineTemplate) objects.push(current.controlPlane.infrastructureMachineTemplate)
@@ -110,11 +110,11 @@ export function liveObjects (inputs: readonly KubeDocument[], result: Simulation
 }
 
 /** The objects copied into another namespace (every metadata.namespace replaced). */
-export function inNamespace (objects: readonly KubeDocument[], namespace: string): KubeDocument[] {
+export function inNamespace (objects: readonly Unstructured[], namespace: string): Unstructured[] {
   return objects.map(o => ({ ...structuredClone(o), metadata: { ...o.metadata, namespace } }))
 }
 
 /** A Namespace, with the name label the API server sets and the labels given. */
-export function namespaceObject (name: string, labels: Record<string, string> = {}): KubeDocument {
+export function namespaceObject (name: string, labels: Record<string, string> = {}): Unstructured {
   return { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { 'kubernetes.io/metadata.name': name, ...labels } } }
 }

@@ -6,10 +6,11 @@ import { readDocuments } from '../../src/kube/manifests.js'
 import { getBlueprint } from '../../src/simulate/blueprint.js'
 import { resolveInputs } from '../../src/simulate/inputs.js'
 import type { HookContext } from '../../src/simulate/lifecycle-hooks.js'
-import type { ClusterObject, KubeDocument, StringMap } from '../../src/simulate/objects.js'
+import type { Stored, Unstructured, StringMap } from '../../src/simulate/objects.js'
 import { type ClusterState, HookResponseTracker, type Scope, UpgradeTracker, type WorkerState } from '../../src/simulate/scope.js'
 import type { HookCaller } from '../../src/simulate/timeline.js'
 import type { UpgradeContext } from '../../src/simulate/upgrade.js'
+import type { Cluster } from '../../src/api/hooks/v1alpha1/types.generated.js'
 
 const EXAMPLE = fileURLToPath(new URL('../../examples/simulate/', import.meta.url))
 
@@ -20,7 +21,7 @@ export async function exampleInputs (): Promise<ReturnType<typeof resolveInputs>
 }
 
 /** A scope over the example: the Cluster at `version`, the current objects given. */
-export async function exampleScope (current: Partial<Omit<ClusterState, 'cluster'>> & { cluster?: (c: ClusterObject) => void } = {}, version = 'v1.35.0'): Promise<Scope> {
+export async function exampleScope (current: Partial<Omit<ClusterState, 'cluster'>> & { cluster?: (c: Stored<Cluster, 'namespaced'>) => void } = {}, version = 'v1.35.0'): Promise<Scope> {
   const inputs = await exampleInputs()
   const cluster = structuredClone(inputs.cluster)
   if (cluster.spec?.topology) cluster.spec.topology.version = version
@@ -34,7 +35,7 @@ export async function exampleScope (current: Partial<Omit<ClusterState, 'cluster
 }
 
 /** A KubeadmControlPlane at a spec version, and a status version when its machines report one. */
-export function controlPlaneAt (spec: string, status?: string): KubeDocument {
+export function controlPlaneAt (spec: string, status?: string): Unstructured {
   return { apiVersion: 'controlplane.cluster.x-k8s.io/v1beta2', kind: 'KubeadmControlPlane', metadata: { name: 'loop-cp', namespace: 'default' }, spec: { version: spec }, ...(status ? { status: { version: status } } : {}) }
 }
 

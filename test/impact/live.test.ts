@@ -13,17 +13,17 @@ import { readDocuments } from '../../src/kube/manifests.js'
 import { referenceHandlers } from '../../src/reference-extension/index.js'
 import { createInProcessExtension } from '../../src/server/in-process.js'
 import { RECORDING_FORMAT, type RecordedCall } from '../../src/server/recording.js'
-import { InProcessRuntimeClient, type KubeDocument, simulate } from '../../src/simulate/index.js'
+import { InProcessRuntimeClient, type Unstructured, simulate } from '../../src/simulate/index.js'
 import { HOSTILE_PATCHES, hostileObjects } from '../helpers/hostile.js'
 import { inNamespace, liveObjects, MemoryManagementCluster, namespaceObject } from '../helpers/memory-cluster.js'
 import { referenceHandlersV2 } from '../helpers/reference-extension-v2.js'
 
 const EXAMPLE = fileURLToPath(new URL('../../examples/simulate/', import.meta.url))
-const inputs = [...await readDocuments(`${EXAMPLE}cluster.yaml`), ...await readDocuments(`${EXAMPLE}clusterclass.yaml`), ...await readDocuments(`${EXAMPLE}templates.yaml`)] as KubeDocument[]
+const inputs = [...await readDocuments(`${EXAMPLE}cluster.yaml`), ...await readDocuments(`${EXAMPLE}clusterclass.yaml`), ...await readDocuments(`${EXAMPLE}templates.yaml`)] as Unstructured[]
 const client = (handlers = referenceHandlers()) => new InProcessRuntimeClient(createInProcessExtension({ handlers }), 'reference')
 const created = await simulate({ client: client(), objects: inputs, delete: false, checkDeterminism: false })
 const live = liveObjects(inputs, created)
-const extensionConfig = { apiVersion: 'runtime.cluster.x-k8s.io/v1beta2', kind: 'ExtensionConfig', metadata: { name: 'reference' }, spec: { clientConfig: { url: 'https://127.0.0.1:1' }, namespaceSelector: { matchLabels: { team: 'a' } } }, status: await client().discover({ metadata: { name: 'reference' }, spec: { clientConfig: {} } } as never).then(ec => ec.status) } as KubeDocument
+const extensionConfig = { apiVersion: 'runtime.cluster.x-k8s.io/v1beta2', kind: 'ExtensionConfig', metadata: { name: 'reference' }, spec: { clientConfig: { url: 'https://127.0.0.1:1' }, namespaceSelector: { matchLabels: { team: 'a' } } }, status: await client().discover({ metadata: { name: 'reference' }, spec: { clientConfig: {} } } as never).then(ec => ec.status) } as Unstructured
 
 /** team-a/loop and team-b/loop (class as given), team-c/loop labelled tier=edge, team-d/loop whose class is gone. */
 function managementCluster (): MemoryManagementCluster {
@@ -109,10 +109,10 @@ t.test('the candidate gets the settings of the ExtensionConfig it replaces: its 
 })
 
 /** A Cluster created with a harmless class, whose class was then replaced by a hostile one (Clusters outlive changes of their class). */
-async function hostileLive (namespace: string, patches: Array<keyof typeof HOSTILE_PATCHES>): Promise<KubeDocument[]> {
+async function hostileLive (namespace: string, patches: Array<keyof typeof HOSTILE_PATCHES>): Promise<Unstructured[]> {
   const harmless = hostileObjects(namespace, 'hostile', [])
   const created = await simulate({ client: client(), objects: harmless, delete: false, checkDeterminism: false })
-  const hostileClass = hostileObjects(namespace, 'hostile', patches).find(o => o.kind === 'ClusterClass') as KubeDocument
+  const hostileClass = hostileObjects(namespace, 'hostile', patches).find(o => o.kind === 'ClusterClass') as Unstructured
   return liveObjects(harmless, created).map(o => o.kind === 'ClusterClass' ? hostileClass : o)
 }
 

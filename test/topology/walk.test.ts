@@ -9,7 +9,7 @@ import { GeneratePatches, sampleRequest, ValidateTopology } from '../../src/api/
 import type { GeneratePatchesRequest, GeneratePatchesResponse } from '../../src/api/hooks/v1alpha1/types.generated.js'
 import { HookError } from '../../src/server/errors.js'
 import {
-  createTemplatePatch, getString, isKind, templateItems, templateKind, validateTemplates, walkTemplates, type PatchFormat, type TemplateBase, type TemplateObject
+  createTemplatePatch, getString, isKind, templateItems, templateKind, validateTemplates, walkTemplates, type PatchFormat, type TemplateBase, type Unstructured
 } from '../../src/topology/index.js'
 
 /** What Cluster API does with an answer's item: decode the patch and apply it to the template as it sent it. */
@@ -22,7 +22,7 @@ function applied (original: unknown, item: { patchType: string, patch: string | 
   return target
 }
 
-interface KCPTemplate extends TemplateObject {
+interface KCPTemplate extends Unstructured {
   apiVersion: 'controlplane.cluster.x-k8s.io/v1beta2'
   kind: 'KubeadmControlPlaneTemplate'
   spec?: { template?: { spec?: { kubeadmConfigSpec?: { files?: Array<{ path: string, content?: string }>, preKubeadmCommands?: string[] } } } }
