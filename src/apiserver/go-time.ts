@@ -3,9 +3,6 @@
 // zone. Go's time package itself (ParseDuration, RFC 3339, formatting) is src/go/time.ts.
 import { daysFromCivil, daysIn } from '../go/time.js'
 
-// src/simulate reads time.ParseDuration from here; src/go/time.ts is its home.
-export { parseDuration as parseGoDuration } from '../go/time.js'
-
 const NS_PER_SECOND = 1_000_000_000n
 
 /** time.Parse("2006-01-02", s): midnight UTC in nanoseconds since the epoch, or undefined. */

@@ -26,7 +26,6 @@ export {
   childPath, indexPath, keyPath
 } from './field-error.js'
 export { goJson, GoStruct } from './go-format.js'
-export { quote as goQuote } from '../go/strconv.js'
 export { RULES_NOT_CHECKED, type ResourceOptions, type ResourceResult } from './create.js'
 export { type KeyOrder, typedPatchError } from './apply.js'
 

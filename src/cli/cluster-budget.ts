@@ -3,7 +3,7 @@
 // <reason>`, and the other Clusters go on (src/budget explains how it is kept).
 import { type Command, Option } from 'commander'
 import { type Budget, DEFAULT_CLUSTER_BUDGET, quantity } from '../budget/index.js'
-import { formatGoDuration } from '../server/duration.js'
+import { formatGoDuration } from '../go/time.js'
 import { durationOption, quantityOption } from './options.js'
 
 export interface ClusterBudgetFlags {

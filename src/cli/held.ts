@@ -1,11 +1,12 @@
 // runtime-sdk held: why a Cluster does not move. For each chosen Cluster of a management cluster (read-only), the
 // hooks that hold it (blocking with retryAfterSeconds), failed on it, or are still owed to it, with the extension's
 // message, since when, and the handlers that serve it, from Cluster API's own conditions and annotations.
+import type { Cluster } from '../api/hooks/v1alpha1/types.generated.js'
 import { Command } from 'commander'
 import type { RuntimeClient } from '../client/runtime-client.js'
 import { callNow } from '../diagnose/call-now.js'
 import { type HeldReport, heldWithinBudget, whyHeld } from '../diagnose/held.js'
-import { type ApiReader, type ClusterObject, readLiveCluster } from '../simulate/index.js'
+import { type ApiReader, type Stored, readLiveCluster } from '../simulate/index.js'
 import { clusterBudget, type ClusterBudgetFlags, clusterBudgetOptions } from './cluster-budget.js'
 import { type ClusterSelectionFlags, clusterSelectionOptions } from './cluster-selection.js'
 import { action, type CliIO, clientCertificateOptions, type ClientTlsFlags, defaultIO, OperationFailed } from './command.js'
@@ -43,7 +44,7 @@ function tableText (reports: readonly HeldReport[], now: number): string {
 }
 
 /** Each blocking hook called now (held --call): its answer, or why it was not called. */
-async function answerNow (api: ApiReader, cluster: ClusterObject, report: HeldReport, client: RuntimeClient): Promise<void> {
+async function answerNow (api: ApiReader, cluster: Stored<Cluster, 'namespaced'>, report: HeldReport, client: RuntimeClient): Promise<void> {
   const blocking = report.holding.filter(h => h.state === 'blocking')
   if (blocking.length === 0) return
   const live = await readLiveCluster(api, cluster)

@@ -6,10 +6,11 @@
 // reached, refuses the credentials or forbids a read is an operation that failed (exit 1). kubectl says these apart
 // the same way (the connection refused, "You must be logged in", "Error from server (Forbidden)"), though it exits 1
 // on them all: our exit 2 is the CLI's convention for input to fix.
+import type { Cluster } from '../api/hooks/v1alpha1/types.generated.js'
 import { type RegisteredExtensions, registeredExtensions } from '../client/registered-extensions.js'
 import type { ClientCertificate } from '../client/transport.js'
 import { KubeApi } from '../kube/index.js'
-import { type ApiReader, type ClusterObject, type ClusterSelection, listClusters } from '../simulate/index.js'
+import { type ApiReader, type Stored, type ClusterSelection, listClusters } from '../simulate/index.js'
 import { clusterSelection, type ClusterSelectionFlags } from './cluster-selection.js'
 import { type ClientTlsFlags, clientCertificateOf, kubeconfigSelection, UsageError } from './command.js'
 
@@ -105,7 +106,7 @@ export class ManagementCluster implements AsyncDisposable {
    * The chosen Clusters with a managed topology, by namespace and name. A Cluster named with --cluster that does not
    * exist, or has no spec.topology, is a UsageError (`only Clusters with a managed topology are <purpose>`).
    */
-  async clusters (purpose: string): Promise<ClusterObject[]> {
+  async clusters (purpose: string): Promise<Stored<Cluster, 'namespaced'>[]> {
     const { namespace = '', name } = this.selection
     const clusters = await listClusters(this.api, this.selection).catch((err: unknown) => {
       // Its GET found nothing (on a server without Cluster API's CRDs too: it does not exist there either).
@@ -118,7 +119,7 @@ export class ManagementCluster implements AsyncDisposable {
   }
 
   /** The extensions the ExtensionConfigs register, for the namespaces of `clusters`, called with the client certificate. */
-  async registeredExtensions (clusters: readonly ClusterObject[]): Promise<RegisteredExtensions> {
+  async registeredExtensions (clusters: readonly Stored<Cluster, 'namespaced'>[]): Promise<RegisteredExtensions> {
     const namespaces = [...new Set(clusters.map(c => c.metadata.namespace))]
     const registered = await registeredExtensions(this.api, namespaces, this.#clientCertificate ? { clientCertificate: this.#clientCertificate } : {})
     this.#clients.push(registered.client)

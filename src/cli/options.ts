@@ -1,6 +1,6 @@
 // Parsers of option values shared by the subcommands; a bad value gets commander's usage error.
 import { InvalidArgumentError } from 'commander'
-import { parseGoDuration } from '../server/duration.js'
+import { parseGoDuration } from '../go/time.js'
 
 export const portOption = (value: string): number => {
   const n = Number(value)

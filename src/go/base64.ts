@@ -5,7 +5,7 @@
 // and the offset of its error; Node's decoder, lenient where Go is not, makes the bytes of what Go accepts.
 
 /** Which of Go's padded encodings: StdEncoding (+ /) or URLEncoding (- _). */
-export type Encoding = 'std' | 'url'
+type Encoding = 'std' | 'url'
 
 const ALPHABETS: Record<Encoding, string> = {
   std: 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/',

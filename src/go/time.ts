@@ -358,3 +358,20 @@ function runeWidth (bytes: Buffer, i: number): number {
   const decoded = bytes.subarray(i, i + width).toString('utf8')
   return decoded.length > 0 && !decoded.includes('\ufffd') ? width : 1
 }
+
+/** A non-negative Go duration in milliseconds (what timers count); undefined when the string is not one or is negative. */
+export function parseGoDuration (value: string): number | undefined {
+  let ns: bigint
+  try {
+    ns = parseDuration(value)
+  } catch (err) {
+    if (err instanceof DurationError) return undefined
+    throw err
+  }
+  return ns < 0n ? undefined : Number(ns) / 1e6
+}
+
+/** Milliseconds as Go's time.Duration.String prints them: `10m0s`, `1h2m3s`, `1.5s`, `500ms`, `0s`. */
+export function formatGoDuration (ms: number): string {
+  return durationString(BigInt(Math.round(ms * 1e6)))
+}

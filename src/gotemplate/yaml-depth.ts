@@ -14,7 +14,7 @@ export const GO_YAML_MAX_DEPTH = 10000
 export const YAML_MAX_NESTING = 500
 
 /** What the measure found. */
-export interface YamlNesting {
+interface YamlNesting {
   /** deepest is the deepest nesting seen (flow and block collections together). */
   deepest: number
   /** goRefusal is go.yaml.in/yaml/v2's message when it refuses the depth (`yaml: line 3: exceeded max depth of 10000`). */

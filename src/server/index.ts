@@ -13,7 +13,7 @@ export { createInProcessExtension, type InProcessCallOptions, type InProcessExte
 export { runtimeExtension, type RuntimeExtensionPlugin } from './plugin.js'
 export { defineHandler, type ExtensionHandler, type ExtensionHandlers, type HandlerContext, type HandlerFunction, type HandlerResult } from './types.js'
 export { ExtensionHandlerError, HookError } from './errors.js'
-export { parseGoDuration } from './duration.js'
+export { parseGoDuration } from '../go/time.js'
 export type { TLSFileOptions } from '../tls/index.js'
 export type { AnnouncedHandler } from '../catalog/handlers.js'
 export type { OpenAPIDocument } from '../catalog/openapi.js'

@@ -10,7 +10,7 @@ import { RE2JS } from 're2js'
 export type Engine = ReturnType<RE2JS['re2']>
 
 /** An input for Engine.executeEngine: the subject, reporting its reads. */
-export type CountingInput = object
+type CountingInput = object
 
 type InputClass = new (subject: string, start: number, end: number) => { step (pos: number): number }
 

@@ -6,7 +6,7 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { CanUpdateMachineSet, UpdateMachine } from '../api/hooks/v1alpha1/hooks.js'
 import { jsonCopy, jsonEqual } from '../topology/json.js'
-import { formatGoDuration } from '../server/duration.js'
+import { formatGoDuration } from '../go/time.js'
 import { simpleName } from './names.js'
 import { getPath, type Unstructured, setPath } from './objects.js'
 import { applyPatchItem, type PatchItem } from './patch-item.js'
@@ -17,7 +17,7 @@ import { type Recorder, SimulationFailure } from './timeline.js'
 type Doc = Record<string, any>
 
 /** A MachineSet as a MachineDeployment makes it, cleaned up as the request carries it (cleanupMachineSet). */
-export function machineSetOf (md: Doc, name: string): Doc {
+function machineSetOf (md: Doc, name: string): Doc {
   return {
     apiVersion: 'cluster.x-k8s.io/v1beta2',
     kind: 'MachineSet',
@@ -35,7 +35,7 @@ export function cleanup (u: Doc): Doc {
  * patch.ApplyPatchToObject: the patch applied, only the spec at `specPath` kept (spec.template.spec of a template);
  * a patch without a type is none (Patch.IsDefined). A patch that does not apply is a PatchItemError naming `name`.
  */
-export function applyToSpec (object: Doc, patch: PatchItem | undefined, specPath: readonly string[], name = 'the patch'): Doc {
+function applyToSpec (object: Doc, patch: PatchItem | undefined, specPath: readonly string[], name = 'the patch'): Doc {
   if (!patch?.patchType) return object
   const patched = applyPatchItem(object, patch, { where: name })
   if (patched === object) return object
@@ -46,7 +46,7 @@ export function applyToSpec (object: Doc, patch: PatchItem | undefined, specPath
 }
 
 /** CleanupMachineSpecForDiff: a Machine's spec without what is always updated in place. */
-export function forDiff (spec: Doc | undefined): Doc {
+function forDiff (spec: Doc | undefined): Doc {
   const out = { ...spec }
   for (const field of ['clusterName', 'bootstrap', 'infrastructureRef', 'providerID', 'minReadySeconds', 'readinessGates', 'taints']) delete out[field]
   if (out['deletion']) {
@@ -103,7 +103,7 @@ export function machineDifferences (request: { current: Doc, desired: Doc }, res
  * The objects a MachineDeployment's Machine is made of (a Machine from its template, its bootstrap config and
  * infrastructure machine from its templates), named `name`: what UpdateMachine is asked to reach.
  */
-export function machineObjects (md: WorkerState, name: string): { machine: Unstructured, bootstrapConfig: Unstructured, infrastructureMachine: Unstructured } {
+function machineObjects (md: WorkerState, name: string): { machine: Unstructured, bootstrapConfig: Unstructured, infrastructureMachine: Unstructured } {
   const namespace = md.object.metadata?.namespace ?? ''
   const objectOf = (template: Unstructured) => ({ apiVersion: template.apiVersion, kind: String(template.kind ?? '').replace(/Template$/, ''), metadata: { name, namespace }, spec: jsonCopy(getPath(template, TEMPLATE_SPEC) ?? {}) }) as Unstructured
   const bootstrapConfig = objectOf(md.bootstrap)
@@ -127,7 +127,7 @@ async function callOne (recorder: Recorder, hook: typeof CanUpdateMachineSet | t
 }
 
 /** What taking a MachineDeployment through an in-place update needs from the life. */
-export interface InPlaceContext {
+interface InPlaceContext {
   random: RandomSource
   clock: { now: number }
   recorder: Recorder

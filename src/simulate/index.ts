@@ -29,8 +29,6 @@
 //   live.ts              reading Clusters and what the topology controller made for them from a management cluster
 //   objects.ts           helpers over objects as JSON: paths and JSON Pointers, changed fields, how messages name objects
 //   errors.ts            SimulationInputError: input simulate cannot use
-import type { Cluster } from '../api/hooks/v1alpha1/types.generated.js'
-import type { Stored } from './objects.js'
 export { classExtensionName, simulate, type SimulatedTemplate, type SimulateOptions, type SimulationResult, type SimulationState } from './simulate.js'
 export type { TimelineEntry } from './timeline.js'
 export type { RefusedObject, TopologyReconciledCondition } from './refusals.js'
@@ -44,6 +42,3 @@ export { templateRotation } from './writes.js'
 export { type ApiReader, type ClusterSelection, type ControlPlaneState, listClusters, type ListOf, type LiveCluster, type LiveState, type MachineObjects, readLiveCluster, ResourcePaths } from './live.js'
 export type { ClusterState, DesiredState, WorkerState } from './scope.js'
 export { type ChangedField, changedFields, describeObject, getPath, getPointer, type JsonObject, setPath, type Stored, type Unstructured } from './objects.js'
-
-/** @deprecated Stored<Cluster, 'namespaced'>; kept only while src/cli/held.ts (worked on elsewhere) names it. */
-export type ClusterObject = Stored<Cluster, 'namespaced'>

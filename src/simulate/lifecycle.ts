@@ -2,7 +2,7 @@
 // past maxBlockedSeconds), the other controllers moving the machines between reconciles at once: the clock moves
 // only while a hook holds the Cluster. Created, upgraded (as `kubectl patch` would change the version), deleted.
 import { spend } from '../budget/index.js'
-import { formatGoDuration } from '../server/duration.js'
+import { formatGoDuration } from '../go/time.js'
 import type { ClusterState, DesiredState } from './scope.js'
 import type { PatchRequest } from './patch-engine.js'
 import { reconcile, type ReconcileContext } from './reconcile.js'

@@ -5,7 +5,7 @@
 // topology controller carries topology.cluster.x-k8s.io/dry-run: the KubeadmConfigTemplate webhook then applies the
 // defaults of older Cluster API versions.
 import { type FieldError, invalid } from '../apiserver/index.js'
-import { parseGoDuration } from '../apiserver/go-time.js'
+import { parseDuration } from '../go/time.js'
 import { validateLabelsAndAnnotations } from '../apiserver/objectmeta.js'
 import { kubeadmConfigSpecErrors, kubeadmControlPlaneCreateErrors, kubeadmControlPlaneUpdateErrors } from './kubeadm-validation.js'
 import { isObject, type JsonObject, type Unstructured } from './objects.js'
@@ -133,7 +133,7 @@ export function decodeForWebhooks (webhooks: ProviderWebhooks | undefined, objec
     const value = at(object, ...path)
     if (typeof value !== 'string') continue
     try {
-      parseGoDuration(value)
+      parseDuration(value)
     } catch (err) {
       throw new WebhookDenied(webhooks?.defaulting ?? '', (err as Error).message)
     }

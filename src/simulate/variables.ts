@@ -5,9 +5,10 @@
 import type { ClusterClassStatusVariable, ClusterClassVariable, ClusterVariable } from '../api/hooks/v1alpha1/types.generated.js'
 import { DiscoverVariables } from '../api/hooks/v1alpha1/hooks.js'
 import {
-  ApiServerSchemaError, applyDefaults, compileSchema, type FieldError, internalError, invalid, invalidObjectMessage, goQuote,
+  ApiServerSchemaError, applyDefaults, compileSchema, type FieldError, internalError, invalid, invalidObjectMessage,
   type JSONSchemaProps, keyPath, childPath, goJson, prune, required, validate, validateRules
 } from '../apiserver/index.js'
+import { quote as goQuote } from '../go/strconv.js'
 import type { SimulationInputs } from './inputs.js'
 import { type Stored, isObject } from './objects.js'
 import { type HookCaller, SimulationFailure } from './timeline.js'

@@ -56,7 +56,7 @@ export function withProviderEndpoint (intent: Unstructured, current: Unstructure
  * HasSpecChanges): whether its labels, annotations or spec change, and whether its spec does (`ignore`: spec paths the
  * controller leaves to others).
  */
-export function objectChanges (original: Unstructured, modified: Unstructured, ignore: ReadonlyArray<readonly string[]> = []): { changed: boolean, specChanged: boolean } {
+function objectChanges (original: Unstructured, modified: Unstructured, ignore: ReadonlyArray<readonly string[]> = []): { changed: boolean, specChanged: boolean } {
   const specChanged = !jsonEqual(specOf(original, ignore), specOf(modified, ignore))
   return { changed: specChanged || !jsonEqual(metadataOf(original), metadataOf(modified)), specChanged }
 }

@@ -29,6 +29,11 @@ for (const file of program.getSourceFiles()) {
       // `(await import('./x.js')).name`, or `.name` of a variable holding the loaded module: the export is used.
       const symbol = checker.getSymbolAtLocation(node.name)
       if (symbol) used.add(original(symbol))
+    } else if (ts.isBindingElement(node) && ts.isObjectBindingPattern(node.parent)) {
+      // `const { name } = await import('./x.js')` (one of a Promise.all's too): the export is used.
+      const name = node.propertyName ?? node.name
+      const property = ts.isIdentifier(name) ? checker.getTypeAtLocation(node.parent).getProperty(name.text) : undefined
+      if (property) used.add(original(property))
     } else if (ts.isImportSpecifier(node) || ts.isExportSpecifier(node) || ts.isImportClause(node)) {
       const symbol = node.name && checker.getSymbolAtLocation(node.name)
       if (symbol) used.add(original(symbol))
