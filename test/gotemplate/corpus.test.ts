@@ -5,6 +5,9 @@
 // the engine refuses (GoTemplateError.unsupported) and YAML errors whose wording after "yaml: " differs.
 import { readFileSync } from 'node:fs'
 import t from 'tap'
+
+// 2,204 cases, some of them hostile: a minute or more under coverage with three other files at once.
+t.setTimeout(300_000)
 import { type Mode, ours, verdict } from '../../tools/gotemplate-corpus/compare.js'
 import type { CorpusCase } from '../../tools/gotemplate-corpus/corpus.js'
 
