@@ -1,18 +1,6 @@
 // Fuzzed hook bodies for the footprint scenario's storm: mutations of a valid request (truncated, bytes flipped, fields
-// replaced by oversized or deeply nested values, garbage), reproducible from a seed.
+// replaced by oversized or deeply nested values, garbage), reproducible from a seed (tools/harness/seeded-random.ts).
 const JUNK = ['null', '[]', '{}', '"', '\u0000', '{"kind":', '1e999', '[[[[[[[[', 'true', '{"cluster":null}']
-
-/** A small deterministic PRNG (mulberry32), so that a storm is the same in every run. */
-export function random (seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6D2B79F5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 /** The i-th body of a storm built from `valid` (one in fifty is up to ~1 MB). */
 export function fuzzedBody (valid: string, next: () => number): string {

@@ -7,7 +7,8 @@ import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { ensureBuilt } from '../lib/build.js'
 import type { Scenario, ScenarioContext } from '../lib/context.js'
-import { fuzzedBody, random } from '../lib/fuzz.js'
+import { mulberry32 } from '../../tools/harness/seeded-random.js'
+import { fuzzedBody } from '../lib/fuzz.js'
 import { FOOTPRINT_IDS } from '../lib/ids.js'
 import { parseRssMb } from '../lib/parse.js'
 import { startServer } from '../lib/processes.js'
@@ -99,7 +100,7 @@ export const footprintScenario: Scenario = {
       results.push({ id: FOOTPRINT_IDS.idle, labels: { measure: `RSS after 10 calls and ${rest / 1000} s at rest` }, runs: [single(rest, 10)], summary: { ...single(rest, 10), repetitions: 1 }, ...(idle !== undefined ? { rssMb: idle } : {}) })
 
       const total = smoke ? 500 : 20_000
-      const next = random(17)
+      const next = mulberry32(17)
       const started = performance.now()
       let sent = 0
       let errors = 0

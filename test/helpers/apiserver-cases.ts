@@ -3,6 +3,7 @@
 // server reports through failing rules (the CEL probe CRD).
 import type { JSONSchemaProps } from '../../src/apiserver/index.js'
 import { CHECKER, GROUP, HOSTILE, RULER, type TestCRD, VARIABLES, VERSION, WIDGET } from './apiserver-crds.js'
+import { mulberry32 } from '../../tools/harness/seeded-random.js'
 
 /** One object to create (or, with from, an update from a stored object). */
 export interface ObjectCase {
@@ -197,18 +198,6 @@ export const HAND_WRITTEN: ObjectCase[] = [
   c(HOSTILE, 'hostile-rules', { spec: { words: 'word '.repeat(30), finds: 'x'.repeat(40) + 'y' + 'a'.repeat(40) } })
 ]
 
-/** A small deterministic PRNG (mulberry32). */
-export function rng (seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
 const WORDS = ['a', 'ab', 'abc', 'r-x', 'r-name', 'Hello', 'x y', '', 'é', 'main', 'bad', '50%', '1.2.3', '10.0.0.1', '1Gi', 'forbidden', 'locked', 'v1.2.3']
 
 /**
@@ -254,7 +243,7 @@ function generate (s: JSONSchemaProps, r: () => number, depth: number, tidy: boo
 
 /** Objects generated from a seed for each test CRD (their spec; status too for the Widget). */
 export function generatedCases (seed: number, perCRD: number): ObjectCase[] {
-  const r = rng(seed)
+  const r = mulberry32(seed)
   const out: ObjectCase[] = []
   for (const crd of [WIDGET, CHECKER, RULER, VARIABLES]) {
     const specSchema = crd.schema.properties?.spec as JSONSchemaProps

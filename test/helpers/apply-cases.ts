@@ -2,7 +2,7 @@
 // objects mutated from a seed at sites drawn from each CRD's schema (undeclared fields at every depth, wrong types,
 // nulls, list-map and set items, metadata), sometimes several at once.
 import type { JSONSchemaProps } from '../../src/apiserver/index.js'
-import { rng } from './apiserver-cases.js'
+import { mulberry32 } from '../../tools/harness/seeded-random.js'
 import { type ApplyCRD, APPLY_CRDS, applyCRD } from './apply-crds.js'
 
 /** One applied object (or, with from, an apply over an object applied before). */
@@ -284,7 +284,7 @@ function setMutation (r: () => number, sites: readonly Site[], body: Record<stri
 
 /** Objects mutated from the seed: perCRD of each CRD, each with one to three mutations. */
 export function generatedCases (seed: number, perCRD: number): ApplyCase[] {
-  const r = rng(seed)
+  const r = mulberry32(seed)
   const total = MUTATIONS.reduce((n, [w]) => n + w, 0)
   const out: ApplyCase[] = []
   for (const crd of APPLY_CRDS) {

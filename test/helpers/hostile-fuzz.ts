@@ -16,6 +16,7 @@ import { referenceHandlers } from '../../src/reference-extension/index.js'
 import { type Unstructured, simulate } from '../../src/simulate/index.js'
 import { clusterApiClass } from './capi-classes.js'
 import { aliasBomb } from './hostile.js'
+import { mulberry32 } from '../../tools/harness/seeded-random.js'
 
 /** A class to mutate: the Cluster, its ClusterClass and templates. */
 export interface FuzzBase { name: string, objects: Unstructured[] }
@@ -175,17 +176,6 @@ function draftOf (base: FuzzBase): Draft {
   const topology = (cluster['spec'] as Spec)['topology'] as Spec
   topology['variables'] = [...(topology['variables'] ?? []), { name: 'fuzzName', value: 'a' }, { name: 'fuzzList', value: ['a'] }, { name: 'fuzzObject', value: { a: 1 } }]
   return { cluster, clusterClass, objects, textEdits: [] }
-}
-
-function mulberry32 (seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
 }
 
 /** A case to build: these mutations on a base. */

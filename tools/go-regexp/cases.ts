@@ -1,3 +1,5 @@
+import { mulberry32 } from '../harness/seeded-random.js'
+
 /* eslint-disable no-template-curly-in-string -- ${name} is a Go regexp expansion here, not JS */
 // The cases of src/go/regexp.ts's fixture: seeded random patterns over Go's syntax (groups, named groups, flags,
 // classes, Unicode classes, repetitions, anchors, escapes, and what Go refuses) matched against short strings
@@ -19,17 +21,6 @@ const TOKENS = [
 ]
 const CHARS = ['a', 'b', 'x', 'A', 'B', 'é', 'É', '😀', '\n', ' ', '1', '9', '.', 'α', 'Σ', 'ς', '$', '_', 'k', 'K', '\u212a', 'ſ', 's']
 const REPLACEMENTS = ['<$1|${name}|$0>', '$$', '${2}x$n2', '$1W', '[$10]', '$', '${', '$name_x', '-']
-
-function mulberry32 (seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 /** n random cases from a seed. */
 export function randomCases (seed: number, n: number): RegexpCase[] {

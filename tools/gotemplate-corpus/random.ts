@@ -4,20 +4,10 @@
 // arguments, over the "types" variable set. Sizes stay small (no huge repeat counts or ranges), so Go and the
 // engine answer quickly; merge and mergeOverwrite are left out, since merging a map into itself makes a cycle that
 // crashes Go's printer (a fatal stack overflow, not an error).
+import { mulberry32 } from '../harness/seeded-random.js'
 
 /** A random case: the template and how to run it. */
 export interface RandomCase { template: string, vars: string, mode: 'render' | 'value' | 'enabled' }
-
-function mulberry32 (seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 const FIELDS = [
   '.s', '.empty', '.n', '.neg', '.zero', '.f', '.big', '.huge', '.tiny', '.t', '.f0', '.nil', '.list', '.strs', '.nums', '.emptyList', '.map',
