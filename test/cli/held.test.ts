@@ -1,27 +1,16 @@
 // runtime-sdk held as an operator runs it at night: what holds a Cluster, in a table or JSON, from a management
 // cluster it only reads; a Cluster that does not exist or has no topology, an unreachable cluster: one line, the
 // exit code. (On Cluster API itself, a Cluster held by BeforeClusterUpgrade: test/capi/lifecycle.test.ts.)
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
 import { age } from '../../src/cli/held.js'
-import { startFakeApiServer } from '../helpers/fake-apiserver.js'
+import { startFakeApiServer, writeKubeconfig } from '../helpers/fake-apiserver.js'
 import { runCliHere } from '../helpers/run-cli.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'runtime-sdk-held-'))
-const kubeconfig = (server: string) => {
-  const file = join(dir, `kubeconfig-${server.replace(/\W/g, '')}`)
-  writeFileSync(file, JSON.stringify({
-    apiVersion: 'v1',
-    kind: 'Config',
-    'current-context': 'fake',
-    clusters: [{ name: 'fake', cluster: { server, 'insecure-skip-tls-verify': true } }],
-    users: [{ name: 'reader', user: { token: 'token' } }],
-    contexts: [{ name: 'fake', context: { cluster: 'fake', user: 'reader' } }]
-  }))
-  return file
-}
+const kubeconfig = (server: string) => writeKubeconfig(dir, server)
 const CLUSTERS = '/apis/cluster.x-k8s.io/v1beta2/namespaces/default/clusters'
 const CONFIGS = '/apis/runtime.cluster.x-k8s.io/v1beta2/extensionconfigs'
 

@@ -1,14 +1,14 @@
 // simulate, rollout-impact and held read a management cluster one way (src/cli/management-cluster.ts): a misspelt
 // --cluster, an API server that is not there and a read the user's RBAC forbids are the same one line and the same
 // exit code in all three (2 for the name to fix; 1 for the server and the permission), never a stack trace.
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import t, { type Test } from 'tap'
 import { describeRead } from '../../src/cli/management-cluster.js'
-import { type FakeApiServer, startFakeApiServer } from '../helpers/fake-apiserver.js'
+import { type FakeApiServer, startFakeApiServer, writeKubeconfig } from '../helpers/fake-apiserver.js'
 import { type CliResult, runCliHere } from '../helpers/run-cli.js'
 
 const V2 = fileURLToPath(new URL('../helpers/reference-extension-v2.ts', import.meta.url))
@@ -16,18 +16,7 @@ const dir = mkdtempSync(join(tmpdir(), 'runtime-sdk-management-cluster-'))
 const CLUSTERS = '/apis/cluster.x-k8s.io/v1beta2/namespaces/default/clusters'
 const CONFIGS = '/apis/runtime.cluster.x-k8s.io/v1beta2/extensionconfigs'
 
-const kubeconfig = (server: string) => {
-  const file = join(dir, `kubeconfig-${server.replace(/\W/g, '')}`)
-  writeFileSync(file, JSON.stringify({
-    apiVersion: 'v1',
-    kind: 'Config',
-    'current-context': 'fake',
-    clusters: [{ name: 'fake', cluster: { server, 'insecure-skip-tls-verify': true } }],
-    users: [{ name: 'reader', user: { token: 'token' } }],
-    contexts: [{ name: 'fake', context: { cluster: 'fake', user: 'reader' } }]
-  }))
-  return file
-}
+const kubeconfig = (server: string) => writeKubeconfig(dir, server)
 
 /** The three commands with the same selection (rollout-impact with a candidate, which it asks for). */
 const commands = (selection: string[]): Record<string, string[]> => ({

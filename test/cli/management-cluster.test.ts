@@ -1,12 +1,12 @@
 // ManagementCluster, the one way simulate, rollout-impact and held read a management cluster: what it opened (the
 // connection to the API server, the runtime clients of the registered extensions) is closed when its scope ends,
 // whether the command finished or a read failed half-way.
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
 import { ManagementCluster, ManagementClusterError } from '../../src/cli/management-cluster.js'
-import { startFakeApiServer } from '../helpers/fake-apiserver.js'
+import { startFakeApiServer, writeKubeconfig } from '../helpers/fake-apiserver.js'
 
 const CLUSTERS = '/apis/cluster.x-k8s.io/v1beta2/namespaces/default/clusters'
 const CONFIGS = '/apis/runtime.cluster.x-k8s.io/v1beta2/extensionconfigs'
@@ -16,15 +16,7 @@ t.test('closing it closes the runtime client it made and the connection, also wh
   t.teardown(() => server.close())
   server.put(CLUSTERS, { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', metadata: { name: 'loop', namespace: 'default' }, spec: { topology: { classRef: { name: 'loop' }, version: 'v1.35.0' } } })
   server.put('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } })
-  const kubeconfig = join(mkdtempSync(join(tmpdir(), 'runtime-sdk-management-cluster-unit-')), 'kubeconfig')
-  writeFileSync(kubeconfig, JSON.stringify({
-    apiVersion: 'v1',
-    kind: 'Config',
-    'current-context': 'fake',
-    clusters: [{ name: 'fake', cluster: { server: server.url, 'insecure-skip-tls-verify': true } }],
-    users: [{ name: 'reader', user: { token: 'token' } }],
-    contexts: [{ name: 'fake', context: { cluster: 'fake', user: 'reader' } }]
-  }))
+  const kubeconfig = writeKubeconfig(mkdtempSync(join(tmpdir(), 'runtime-sdk-management-cluster-unit-')), server.url)
 
   let closedClients = 0
   let opened: ManagementCluster | undefined

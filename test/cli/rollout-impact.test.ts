@@ -7,25 +7,14 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import t from 'tap'
 import type { RolloutImpactReport } from '../../src/impact/live.js'
-import { startFakeApiServer } from '../helpers/fake-apiserver.js'
+import { startFakeApiServer, writeKubeconfig } from '../helpers/fake-apiserver.js'
 import { runCliHere } from '../helpers/run-cli.js'
 
 const EXAMPLE = fileURLToPath(new URL('../../examples/simulate/', import.meta.url))
 const V2 = fileURLToPath(new URL('../helpers/reference-extension-v2.ts', import.meta.url))
 const dir = mkdtempSync(join(tmpdir(), 'runtime-sdk-rollout-impact-'))
 
-const kubeconfig = (server: string) => {
-  const file = join(dir, `kubeconfig-${Buffer.from(server).toString('hex').slice(-8)}`)
-  writeFileSync(file, JSON.stringify({
-    apiVersion: 'v1',
-    kind: 'Config',
-    clusters: [{ name: 'fake', cluster: { server, 'insecure-skip-tls-verify': true } }],
-    users: [{ name: 'reader', user: { token: 'token' } }],
-    contexts: [{ name: 'fake', context: { cluster: 'fake', user: 'reader' } }],
-    'current-context': 'fake'
-  }))
-  return file
-}
+const kubeconfig = (server: string) => writeKubeconfig(dir, server)
 
 t.test('on files: what the candidate changes, per object, and why', async t => {
   const json = await runCliHere(['rollout-impact', '-f', EXAMPLE, '--handlers', V2, '-o', 'json'])

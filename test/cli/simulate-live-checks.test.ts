@@ -1,10 +1,10 @@
 // runtime-sdk simulate on a management cluster refuses what it cannot do before it reads anything else or makes a
 // client: --html for more than one Cluster, and a selection that matches no Cluster with a topology.
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
-import { startFakeApiServer } from '../helpers/fake-apiserver.js'
+import { startFakeApiServer, writeKubeconfig } from '../helpers/fake-apiserver.js'
 import { runCliHere } from '../helpers/run-cli.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'runtime-sdk-simulate-live-'))
@@ -15,15 +15,7 @@ const topologyCluster = (name: string) => ({ apiVersion: 'cluster.x-k8s.io/v1bet
 t.test('--html for two Clusters, and no Cluster with a topology: one line, before any ExtensionConfig is read', async t => {
   const server = await startFakeApiServer([CLUSTERS, CONFIGS, '/api/v1/namespaces'])
   t.teardown(() => server.close())
-  const kubeconfig = join(dir, 'kubeconfig')
-  writeFileSync(kubeconfig, JSON.stringify({
-    apiVersion: 'v1',
-    kind: 'Config',
-    'current-context': 'fake',
-    clusters: [{ name: 'fake', cluster: { server: server.url, 'insecure-skip-tls-verify': true } }],
-    users: [{ name: 'reader', user: { token: 'token' } }],
-    contexts: [{ name: 'fake', context: { cluster: 'fake', user: 'reader' } }]
-  }))
+  const kubeconfig = writeKubeconfig(dir, server.url)
 
   const none = await runCliHere(['simulate', '--kubeconfig', kubeconfig, '-n', 'default'])
   t.equal(none.code, 1)

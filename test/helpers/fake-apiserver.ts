@@ -3,9 +3,11 @@
 // resourceVersion conflicts, PartialObjectMetadata answers, and knobs to misbehave (bookmarks, ERROR
 // events, closed streams, failing requests, compaction, going away and coming back on the same port), and answers
 // of its own for any path (TokenReviews and SubjectAccessReviews: reviews()).
+import { writeFileSync } from 'node:fs'
 import http from 'node:http'
 import https from 'node:https'
 import type { AddressInfo, Socket } from 'node:net'
+import { join } from 'node:path'
 
 export interface Obj {
   apiVersion?: string
@@ -423,4 +425,18 @@ export function kubeConfigOptions (server: string, user: Record<string, unknown>
     contexts: [{ name: 'fake', cluster: 'fake', user: 'tester' }],
     currentContext: 'fake'
   }
+}
+
+/** Writes a kubeconfig for the fake API server at `server` (a reader with a token, TLS not verified) into dir; its path. */
+export function writeKubeconfig (dir: string, server: string): string {
+  const file = join(dir, `kubeconfig-${server.replace(/\W/g, '')}`)
+  writeFileSync(file, JSON.stringify({
+    apiVersion: 'v1',
+    kind: 'Config',
+    'current-context': 'fake',
+    clusters: [{ name: 'fake', cluster: { server, 'insecure-skip-tls-verify': true } }],
+    users: [{ name: 'reader', user: { token: 'token' } }],
+    contexts: [{ name: 'fake', context: { cluster: 'fake', user: 'reader' } }]
+  }))
+  return file
 }
