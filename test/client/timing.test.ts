@@ -16,7 +16,9 @@ const names = Array.from({ length: 10 }, (_, i) => `dead-${i}`)
 for (const name of names) ext.routes.set(`/hooks.runtime.cluster.x-k8s.io/v1alpha1/beforeclustercreate/${name}`, hang)
 ext.routes.set('/hooks.runtime.cluster.x-k8s.io/v1alpha1/beforeclustercreate/fast', (_r, res) => json(res, { status: 'Success', retryAfterSeconds: 0 }))
 
-t.test('a timeout fires within 50 ms of the deadline and is sent as ?timeout', async t => {
+// Never before the deadline, and within 150 ms after it: `.ci/run` runs four such files at once on two cores, where
+// timers were seen 60 ms late.
+t.test('a timeout fires within 150 ms of the deadline and is sent as ?timeout', async t => {
   const client = new HttpRuntimeClient({ backoff: false })
   t.teardown(() => client.close())
   client.warmUp([extensionConfig('ext', ext.url, pki.caBundle, [{ name: 'dead-0', hook: 'BeforeClusterCreate', timeoutSeconds: 1 }, { name: 'fast', hook: 'BeforeClusterCreate' }])])
@@ -25,7 +27,7 @@ t.test('a timeout fires within 50 ms of the deadline and is sent as ?timeout', a
   const started = performance.now()
   await t.rejects(client.callExtension(BeforeClusterCreate, cluster, 'dead-0.ext', { cluster }), /context deadline exceeded/)
   const elapsed = performance.now() - started
-  t.ok(elapsed >= 990 && elapsed < 1050, `fired after ${elapsed.toFixed(1)} ms`)
+  t.ok(elapsed >= 990 && elapsed < 1150, `fired after ${elapsed.toFixed(1)} ms`)
   t.equal(ext.requests.at(-1)?.query.get('timeout'), '1s')
 })
 
@@ -66,7 +68,7 @@ t.test('the caller\'s signal cancels the call', async t => {
   t.ok(performance.now() - started < 500)
 })
 
-/** A call to `url` with timeoutSeconds 1 ends with a deadline error within 50 ms of it, through both entry points. */
+/** A call to `url` with timeoutSeconds 1 ends with a deadline error within 150 ms of it, through both entry points. */
 async function endsAtTheDeadline (t: Test, url: string, options: ConstructorParameters<typeof HttpRuntimeClient>[0] = {}) {
   const client = new HttpRuntimeClient({ backoff: false, ...options })
   t.teardown(() => client.close())
@@ -78,7 +80,7 @@ async function endsAtTheDeadline (t: Test, url: string, options: ConstructorPara
     const started = performance.now()
     await t.rejects(call(), /context deadline exceeded/)
     const elapsed = performance.now() - started
-    t.ok(elapsed >= 990 && elapsed < 1050, `${entry} ended after ${elapsed.toFixed(1)} ms`)
+    t.ok(elapsed >= 990 && elapsed < 1150, `${entry} ended after ${elapsed.toFixed(1)} ms`)
   }
 }
 
