@@ -27,4 +27,19 @@ export interface Unstructured extends KubeObject {
  * too (`Stored<Cluster, 'namespaced'>`).
  */
 export type Stored<T extends KubeObject = KubeObject, Scope extends 'cluster' | 'namespaced' = 'cluster'> =
-  T & { metadata: NonNullable<T['metadata']> & { name: string } & (Scope extends 'namespaced' ? { namespace: string } : unknown) }
+  T & {
+    /** metadata is the object's, with its name (and namespace) set. */
+    metadata: NonNullable<T['metadata']> & StoredName & (Scope extends 'namespaced' ? StoredNamespace : unknown)
+  }
+
+/** The name a stored object always has. */
+export interface StoredName {
+  /** name is the object's name. */
+  name: string
+}
+
+/** The namespace a stored object of a namespaced kind always has. */
+export interface StoredNamespace {
+  /** namespace is the object's namespace. */
+  namespace: string
+}

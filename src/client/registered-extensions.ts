@@ -11,7 +11,13 @@ export interface RegistrationReader {
   /** get reads one object by its path; rejects with the API server's error. */
   get: <T = unknown>(path: string) => Promise<T>
   /** list reads a collection by its path; its items. */
-  list: <T = unknown>(path: string) => Promise<{ items: T[] }>
+  list: <T = unknown>(path: string) => Promise<ListOfItems<T>>
+}
+
+/** A collection as the API server lists it. */
+export interface ListOfItems<T> {
+  /** items are the collection's objects. */
+  items: T[]
 }
 
 /** The extensions of a management cluster, as its ExtensionConfigs register them. */

@@ -62,7 +62,12 @@ export interface RolloutImpactOptions {
    * extensionConfig is the ExtensionConfig the candidate replaces, as stored, with the labels of the namespaces:
    * the candidate then gets its settings and only the namespaces it selects, as Cluster API would call it.
    */
-  extensionConfig?: { object: ExtensionConfig, namespaceLabels: (namespace: string) => Record<string, string> }
+  extensionConfig?: {
+    /** object is the ExtensionConfig the candidate replaces (its settings and namespaceSelector). */
+    object: ExtensionConfig
+    /** namespaceLabels gives a namespace's labels, for its namespaceSelector. */
+    namespaceLabels: (namespace: string) => Record<string, string>
+  }
   /** registered calls the extensions as registered (see registeredExtensions). */
   registered: RuntimeClient
   /** concurrency is how many Clusters are computed at once (default 4). */

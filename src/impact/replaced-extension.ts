@@ -9,7 +9,7 @@ import type { CallOptions, CallResult, KubeObject, RuntimeClient } from '../clie
 const servedBy = (handlerName: string, extensionConfig: string): boolean => handlerName.endsWith(`.${extensionConfig}`)
 
 /** What the ExtensionConfig the candidate answers for gives its handlers. */
-interface ReplacedExtensionConfig {
+export interface ReplacedExtensionConfig {
   /** settings are the ExtensionConfig's spec.settings, sent in every request. */
   settings?: Readonly<Record<string, string>>
   /** serves says whether its namespaceSelector selects the namespace of the object a hook is called for. */

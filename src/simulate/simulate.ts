@@ -66,7 +66,10 @@ export interface SimulateOptions {
    * extension's CanUpdateMachineSet, and its Machines are updated in place (UpdateMachine) when the extension takes the
    * change (default: off, as Cluster API ships it).
    */
-  featureGates?: { InPlaceUpdates?: boolean }
+  featureGates?: {
+    /** InPlaceUpdates turns Cluster API's InPlaceUpdates feature gate on (off by default, as Cluster API ships it). */
+    InPlaceUpdates?: boolean
+  }
 }
 
 /** A ClusterClass template after the class's patches, for one place of the Cluster. */
