@@ -27,7 +27,7 @@ import { startClusterApi } from '../../tools/harness/cluster-api.js'
 import { startControlPlane } from '../../tools/harness/control-plane.js'
 import { clusterApiClass, inMemoryEndpointPorts, type Obj } from '../helpers/capi-classes.js'
 import { type LoggedRequest, recordingHandlers } from '../helpers/recording-extension.js'
-import { serveReferenceExtension, type ServedExtension } from '../helpers/reference-extension-process.js'
+import { extensionServers, type ServedExtension } from '../helpers/reference-extension-process.js'
 import { runCliHere } from '../helpers/run-cli.js'
 import { waitFor } from '../helpers/wait.js'
 
@@ -44,13 +44,8 @@ const capi = await startClusterApi(cp, { log: (m) => t.comment(m) })
 t.teardown(() => capi.stop())
 const dir = await mkdtemp(join(tmpdir(), 'runtime-sdk-capi-impact-'))
 const recording = join(dir, 'v1.recording.jsonl')
-const servers: ServedExtension[] = []
-t.teardown(() => { for (const s of servers) s.child.kill('SIGKILL') })
-const serve = async (name: string, options: Parameters<typeof serveReferenceExtension>[1] = {}) => {
-  const served = await serveReferenceExtension(join(dir, `certs-${name}`), options)
-  servers.push(served)
-  return served
-}
+const { serve, stop } = extensionServers(dir)
+t.teardown(stop)
 const v1 = await serve('v1', { args: ['--record', recording] })
 
 const kubectl = async (args: string[], input?: string) => {

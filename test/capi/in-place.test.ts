@@ -23,7 +23,7 @@ import { startClusterApi } from '../../tools/harness/cluster-api.js'
 import { startControlPlane } from '../../tools/harness/control-plane.js'
 import type { Obj } from '../helpers/capi-classes.js'
 import { conditionOf, kubectlOf } from '../helpers/capi-kubectl.js'
-import { serveReferenceExtension, type ServedExtension } from '../helpers/reference-extension-process.js'
+import { extensionServers, type ServedExtension } from '../helpers/reference-extension-process.js'
 import { runCliHere } from '../helpers/run-cli.js'
 import { waitFor } from '../helpers/wait.js'
 import { startTestExtension } from '../helpers/capi-test-extension.js'
@@ -46,13 +46,8 @@ const capi = await startClusterApi(cp, { featureGates: { InPlaceUpdates: true },
 t.teardown(() => capi.stop())
 const { kubectl, get, list } = kubectlOf(cp, 600_000)
 const dir = await mkdtemp(join(tmpdir(), 'runtime-sdk-capi-in-place-'))
-const servers: ServedExtension[] = []
-t.teardown(() => { for (const s of servers) s.child.kill('SIGKILL') })
-const serve = async (name: string, options: Parameters<typeof serveReferenceExtension>[1] = {}) => {
-  const served = await serveReferenceExtension(join(dir, `certs-${name}`), options)
-  servers.push(served)
-  return served
-}
+const { serve, stop } = extensionServers(dir)
+t.teardown(stop)
 
 /** Both ExtensionConfigs at one server, each selecting its namespace. */
 const pointAt = async (served: ServedExtension) => {

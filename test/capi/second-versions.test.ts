@@ -30,7 +30,7 @@ import { startControlPlane } from '../../tools/harness/control-plane.js'
 import { clusterApiClass, type Obj } from '../helpers/capi-classes.js'
 import { conditionOf, kubectlOf } from '../helpers/capi-kubectl.js'
 import { recordingReader } from '../helpers/recorded-reads.js'
-import { serveReferenceExtension, type ServedExtension } from '../helpers/reference-extension-process.js'
+import { extensionServers, type ServedExtension } from '../helpers/reference-extension-process.js'
 import { secondVersionChanges, secondVersionHandlers } from '../helpers/second-versions.js'
 import { type MachinesSnapshot, type Observed, observedEffects, type SecondVersionsRecording } from '../helpers/second-versions-observed.js'
 import { waitFor } from '../helpers/wait.js'
@@ -50,8 +50,8 @@ const capi = await startClusterApi(cp, { log: (m) => t.comment(m) })
 t.teardown(() => capi.stop())
 const { kubectl, get, list } = kubectlOf(cp, 600_000)
 const dir = await mkdtemp(join(tmpdir(), 'runtime-sdk-capi-second-versions-'))
-const servers: ServedExtension[] = []
-t.teardown(() => { for (const s of servers) s.child.kill('SIGKILL') })
+const { serve, stop } = extensionServers(dir)
+t.teardown(stop)
 
 const pointAt = async (served: ServedExtension) => {
   await kubectl(['apply', '-f', '-'], JSON.stringify({
@@ -110,11 +110,6 @@ const reader = new KubeApi({ kubeconfig: cp.kubeconfigPath, context: 'reader' })
 t.teardown(() => reader.close())
 const recorded = recordingReader(reader)
 const candidate = () => new InProcessRuntimeClient(createInProcessExtension({ handlers: secondVersionHandlers() }), EC)
-async function serve (name: string, options: Parameters<typeof serveReferenceExtension>[1] = {}): Promise<ServedExtension> {
-  const served = await serveReferenceExtension(join(dir, `certs-${name}`), options)
-  servers.push(served)
-  return served
-}
 
 await t.test(`Cluster API creates ${CLUSTERS.length} Clusters with the reference extension`, async t => {
   const loop = CLUSTERS.filter(c => c.namespace === LOOP_NAMESPACE)

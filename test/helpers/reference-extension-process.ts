@@ -32,3 +32,19 @@ export async function serveReferenceExtension (certDir: string, options: { respo
   const metrics = async () => (await call(url, '/metrics', undefined, { ca, method: 'GET' })).text
   return { url, ca, caBundle: Buffer.from(ca).toString('base64'), child, out, metrics }
 }
+
+/**
+ * A `serve(name, options)` that starts the reference extension with its certificates in dir/certs-<name>, and a
+ * `stop()` that kills every one it started (for a test's teardown).
+ */
+export function extensionServers (dir: string): { serve: (name: string, options?: Parameters<typeof serveReferenceExtension>[1]) => Promise<ServedExtension>, stop: () => void } {
+  const servers: ServedExtension[] = []
+  return {
+    serve: async (name, options = {}) => {
+      const served = await serveReferenceExtension(join(dir, `certs-${name}`), options)
+      servers.push(served)
+      return served
+    },
+    stop: () => { for (const s of servers) s.child.kill('SIGKILL') }
+  }
+}
