@@ -37,9 +37,26 @@ export interface SimulationInputs {
   schemas: ApiServerSchemas
 }
 
-/** kube-apiserver's refusal of a request body larger than it takes. */
+/** A lower bound of an object's size as JSON, in bytes: the length of its strings (UTF-8 takes a byte or more per UTF-16 unit). */
+function stringBytesAtLeast (object: object): number {
+  let bytes = 0
+  const pending: unknown[] = [object]
+  while (pending.length > 0) {
+    const value = pending.pop()
+    if (typeof value === 'string') bytes += value.length
+    else if (typeof value === 'object' && value !== null) {
+      for (const [k, v] of Object.entries(value)) {
+        bytes += k.length
+        pending.push(v)
+      }
+    }
+  }
+  return bytes
+}
+
+/** kube-apiserver's refusal of a request body larger than it takes (the bound first: serialising megabytes takes a while). */
 function refuseTooLarge (object: object, where: () => string): void {
-  if (Buffer.byteLength(JSON.stringify(object)) > MAX_REQUEST_BODY_BYTES) throw new SimulationInputError(`${where()}: Request entity too large: limit is ${MAX_REQUEST_BODY_BYTES}`)
+  if (stringBytesAtLeast(object) > MAX_REQUEST_BODY_BYTES || Buffer.byteLength(JSON.stringify(object)) > MAX_REQUEST_BODY_BYTES) throw new SimulationInputError(`${where()}: Request entity too large: limit is ${MAX_REQUEST_BODY_BYTES}`)
 }
 
 /** The object given for each object as stored, to name where it came from. */
@@ -131,6 +148,8 @@ export function resolveInputs (objects: readonly unknown[], sourceOf?: SourceOf)
   const clusters = documents.filter(o => o.kind === 'Cluster')
   const schemas = new ApiServerSchemas(documents)
   const given = clusters.length === 1 ? clusters[0] as Unstructured : findOne(clusters.filter(c => getPath(c, ['spec', 'topology']) !== undefined), 'Cluster', 'Cluster with a spec.topology')
+  // First, as the API server refuses such a body before reading it: the checks below would walk its megabytes.
+  refuseTooLarge(given, () => where(given, sourceOf))
   checkApiVersion(given, sourceOf)
   refuseUnknownFields(schemas, given, sourceOf)
   if (typeof given.metadata?.name !== 'string' || given.metadata.name === '') throw new SimulationInputError(`${where(given, sourceOf)}: metadata.name: is required`)
