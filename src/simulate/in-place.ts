@@ -4,13 +4,13 @@
 // its bootstrap config and infrastructure machine), and whether an answer's patches, applied to the current objects,
 // leave them equal to the desired ones (what is always updated in place aside: inplace.CleanupMachineSpecForDiff).
 import { setTimeout as sleep } from 'node:timers/promises'
-import { CanUpdateMachineSet, UpdateMachine } from '../api/hooks/v1alpha1/hooks.js'
+import { CanUpdateMachine, CanUpdateMachineSet, UpdateMachine } from '../api/hooks/v1alpha1/hooks.js'
 import { jsonCopy, jsonEqual } from '../topology/json.js'
 import { formatGoDuration } from '../go/time.js'
 import { simpleName } from './names.js'
 import { getPath, type Unstructured, setPath } from './objects.js'
 import { applyPatchItem, type PatchItem } from './patch-item.js'
-import type { WorkerState } from './scope.js'
+import type { ControlPlaneState, WorkerState } from './scope.js'
 import type { RandomSource } from './seeded.js'
 import { type Recorder, SimulationFailure } from './timeline.js'
 
@@ -99,27 +99,62 @@ export function machineDifferences (request: { current: Doc, desired: Doc }, res
   return reasons
 }
 
+type MachineParts = { machine: Unstructured, bootstrapConfig: Unstructured, infrastructureMachine: Unstructured }
+
+/** An object made from a template (a KubeadmConfig from a KubeadmConfigTemplate, a DevMachine from a DevMachineTemplate). */
+function objectOf (template: Unstructured, name: string, namespace: string): Unstructured {
+  return { apiVersion: template.apiVersion, kind: String(template.kind ?? '').replace(/Template$/, ''), metadata: { name, namespace }, spec: jsonCopy(getPath(template, TEMPLATE_SPEC) ?? {}) } as Unstructured
+}
+
 /**
  * The objects a MachineDeployment's Machine is made of (a Machine from its template, its bootstrap config and
  * infrastructure machine from its templates), named `name`: what UpdateMachine is asked to reach.
  */
-function machineObjects (md: WorkerState, name: string): { machine: Unstructured, bootstrapConfig: Unstructured, infrastructureMachine: Unstructured } {
+function machineObjects (md: WorkerState, name: string): MachineParts {
   const namespace = md.object.metadata?.namespace ?? ''
-  const objectOf = (template: Unstructured) => ({ apiVersion: template.apiVersion, kind: String(template.kind ?? '').replace(/Template$/, ''), metadata: { name, namespace }, spec: jsonCopy(getPath(template, TEMPLATE_SPEC) ?? {}) }) as Unstructured
-  const bootstrapConfig = objectOf(md.bootstrap)
-  const infrastructureMachine = objectOf(md.infrastructure)
   const spec = jsonCopy(getPath(md.object, TEMPLATE_SPEC) ?? {}) as Doc
   setPath(spec, ['bootstrap', 'configRef', 'name'], name)
   setPath(spec, ['infrastructureRef', 'name'], name)
   const machine: Unstructured = { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Machine', metadata: { name, namespace, labels: { ...getPath(md.object, ['spec', 'template', 'metadata', 'labels']) as Record<string, string> } }, spec }
-  return { machine, bootstrapConfig, infrastructureMachine }
+  return { machine, bootstrapConfig: objectOf(md.bootstrap, name, namespace), infrastructureMachine: objectOf(md.infrastructure, name, namespace) }
+}
+
+/**
+ * The objects a KubeadmControlPlane's Machine is made of (KCP's desiredMachine, a KubeadmConfig of its
+ * kubeadmConfigSpec, an infrastructure machine from its machine template), named `name`.
+ */
+function controlPlaneMachineObjects (cp: ControlPlaneState, name: string): MachineParts {
+  const kcp = cp.object
+  const namespace = kcp.metadata?.namespace ?? ''
+  const clusterName = String(getPath(kcp, ['metadata', 'labels', 'cluster.x-k8s.io/cluster-name']) ?? '')
+  const infrastructure = cp.infrastructureMachineTemplate ? objectOf(cp.infrastructureMachineTemplate, name, namespace) : { apiVersion: '', kind: '', metadata: { name, namespace }, spec: {} }
+  const machine: Unstructured = {
+    apiVersion: 'cluster.x-k8s.io/v1beta2',
+    kind: 'Machine',
+    metadata: { name, namespace, labels: { 'cluster.x-k8s.io/cluster-name': clusterName, 'cluster.x-k8s.io/control-plane': '', 'cluster.x-k8s.io/control-plane-name': kcp.metadata?.name ?? '' } },
+    spec: {
+      ...jsonCopy(getPath(kcp, ['spec', 'machineTemplate', 'spec']) ?? {}) as Doc,
+      clusterName,
+      version: getPath(kcp, ['spec', 'version']),
+      bootstrap: { configRef: { apiGroup: 'bootstrap.cluster.x-k8s.io', kind: 'KubeadmConfig', name } },
+      infrastructureRef: { apiGroup: String(infrastructure.apiVersion ?? '').split('/')[0], kind: infrastructure.kind, name }
+    }
+  }
+  const bootstrapConfig: Unstructured = { apiVersion: 'bootstrap.cluster.x-k8s.io/v1beta2', kind: 'KubeadmConfig', metadata: { name, namespace }, spec: jsonCopy(getPath(kcp, ['spec', 'kubeadmConfigSpec']) ?? {}) }
+  return { machine, bootstrapConfig, infrastructureMachine: infrastructure }
+}
+
+/** Whether a control plane change reaches its Machines (version, kubeadmConfigSpec, machine template): KCP rolls them out. */
+export function controlPlaneMachinesChange (from: ControlPlaneState, to: ControlPlaneState): boolean {
+  const made = (cp: ControlPlaneState) => [getPath(cp.object, ['spec', 'version']), getPath(cp.object, ['spec', 'kubeadmConfigSpec']), getPath(cp.infrastructureMachineTemplate, TEMPLATE_SPEC)]
+  return !jsonEqual(made(from), made(to))
 }
 
 /**
  * The one handler of an in-place hook called, as Cluster API calls it (GetAllExtensions, then CallExtension): none is
  * undefined, several an error.
  */
-async function callOne (recorder: Recorder, hook: typeof CanUpdateMachineSet | typeof UpdateMachine, request: Doc, step: string): Promise<Doc | undefined> {
+async function callOne (recorder: Recorder, hook: typeof CanUpdateMachine | typeof CanUpdateMachineSet | typeof UpdateMachine, request: Doc, step: string): Promise<Doc | undefined> {
   const handlers = await recorder.handlersOf(hook)
   if (handlers.length === 0) return undefined
   if (handlers.length > 1) throw new SimulationFailure(`found multiple ${hook.hook} hooks (${handlers.join(',')}): only one hook is supported`)
@@ -135,10 +170,30 @@ interface InPlaceContext {
 }
 
 /**
+ * The Machine controller's part of an in-place update: UpdateMachine, again after each retryAfterSeconds, until it
+ * says done. `owner` names what took the change (for messages).
+ */
+async function updateMachine (ctx: InPlaceContext, desired: MachineParts, owner: string): Promise<void> {
+  const machine = desired.machine.metadata?.name ?? ''
+  const since = ctx.clock.now
+  for (;;) {
+    const update = await callOne(ctx.recorder, UpdateMachine, { desired }, `Machine ${machine}`)
+    if (!update) throw new SimulationFailure(`UpdateMachine: no handler implements it, while ${owner}'s change was taken in place: Machine ${machine} stays InPlaceUpdateFailed`)
+    const retry = Number(update['retryAfterSeconds'] ?? 0)
+    if (retry === 0) break
+    if (ctx.clock.now + retry - since > ctx.maxBlockedSeconds) throw new SimulationFailure(`UpdateMachine of Machine ${machine} still in progress after ${formatGoDuration(ctx.maxBlockedSeconds * 1000)} (--max-blocked)`)
+    ctx.clock.now += retry
+    // The update runs in the extension's own time: a second of it at most per call, the rest on the virtual clock.
+    await sleep(Math.min(retry, 1) * 1000)
+  }
+  ctx.recorder.event('machine updated in place', `Machine ${machine} of ${owner} updated in place`)
+}
+
+/**
  * A MachineDeployment whose templates rotated, as its controller handles it with InPlaceUpdates on: CanUpdateMachineSet
  * asked with the old and the new MachineSet; when its patches make the change, each Machine moves to the new MachineSet
- * and the Machine controller calls UpdateMachine, again after each retryAfterSeconds, until it says done. False when
- * the Machines roll out instead (no handler, or the patches leave a difference).
+ * and is updated in place (updateMachine). False when the Machines roll out instead (no handler, or the patches leave
+ * a difference).
  */
 export async function updateMachineDeploymentInPlace (ctx: InPlaceContext, previous: WorkerState, now: WorkerState): Promise<boolean> {
   const mdName = now.object.metadata?.name ?? ''
@@ -149,19 +204,27 @@ export async function updateMachineDeploymentInPlace (ctx: InPlaceContext, previ
   const replicas = Number(getPath(now.object, ['spec', 'replicas']) ?? 1)
   for (let i = 0; i < replicas; i++) {
     const machine = simpleName(`${request.desired['machineSet']['metadata'].name as string}-`, ctx.random(`machine/${mdName}/${i}`))
-    const desired = machineObjects(now, machine)
-    const since = ctx.clock.now
-    for (;;) {
-      const update = await callOne(ctx.recorder, UpdateMachine, { desired }, `Machine ${machine}`)
-      if (!update) throw new SimulationFailure(`UpdateMachine: no handler implements it, while CanUpdateMachineSet took MachineDeployment ${mdName}'s change: Machine ${machine} stays InPlaceUpdateFailed`)
-      const retry = Number(update['retryAfterSeconds'] ?? 0)
-      if (retry === 0) break
-      if (ctx.clock.now + retry - since > ctx.maxBlockedSeconds) throw new SimulationFailure(`UpdateMachine of Machine ${machine} still in progress after ${formatGoDuration(ctx.maxBlockedSeconds * 1000)} (--max-blocked)`)
-      ctx.clock.now += retry
-      // The update runs in the extension's own time: a second of it at most per call, the rest on the virtual clock.
-      await sleep(Math.min(retry, 1) * 1000)
-    }
-    ctx.recorder.event('machine updated in place', `Machine ${machine} of MachineDeployment ${mdName} updated in place`)
+    await updateMachine(ctx, machineObjects(now, machine), `MachineDeployment ${mdName}`)
   }
   return true
+}
+
+/**
+ * A KubeadmControlPlane whose change reaches its Machines, as KCP's rollingUpdate handles it with InPlaceUpdates on:
+ * it first makes maxSurge new Machines (1 unless set), then takes the old ones one at a time while fewer than its
+ * replicas are up to date: CanUpdateMachine with the Machine as it is and as the change makes it; when the patches
+ * make the change, the Machine is updated in place (updateMachine), else it is replaced.
+ */
+export async function updateControlPlaneInPlace (ctx: InPlaceContext, previous: ControlPlaneState, now: ControlPlaneState): Promise<void> {
+  const kcpName = now.object.metadata?.name ?? ''
+  const replicas = Number(getPath(now.object, ['spec', 'replicas']) ?? 1)
+  const surge = Number(getPath(now.object, ['spec', 'rollout', 'strategy', 'rollingUpdate', 'maxSurge']) ?? 1)
+  const cleaned = (parts: MachineParts): Doc => ({ machine: cleanup(parts.machine), bootstrapConfig: cleanup(parts.bootstrapConfig), infrastructureMachine: cleanup(parts.infrastructureMachine) })
+  for (let i = 0; i < replicas - surge; i++) {
+    const name = simpleName(`${kcpName}-`, ctx.random(`machine/${kcpName}/${i}`))
+    const desired = controlPlaneMachineObjects(now, name)
+    const request = { current: cleaned(controlPlaneMachineObjects(previous, name)), desired: cleaned(desired) }
+    const answer = await callOne(ctx.recorder, CanUpdateMachine, request, `Machine ${name}`)
+    if (answer && machineDifferences(request, answer).length === 0) await updateMachine(ctx, desired, `KubeadmControlPlane ${kcpName}`)
+  }
 }

@@ -6,7 +6,7 @@ import { formatGoDuration } from '../go/time.js'
 import type { ClusterState, DesiredState } from './scope.js'
 import type { PatchRequest } from './patch-engine.js'
 import { reconcile, type ReconcileContext } from './reconcile.js'
-import { updateMachineDeploymentInPlace } from './in-place.js'
+import { controlPlaneMachinesChange, updateControlPlaneInPlace, updateMachineDeploymentInPlace } from './in-place.js'
 import { getPath, jsonCopy, type JsonObject, type Unstructured, setPath } from './objects.js'
 import { type Recorder, SimulationFailure } from './timeline.js'
 
@@ -86,11 +86,17 @@ export class Lifecycle {
   }
 
   /**
-   * Each MachineDeployment about to replace its Machines (its templates rotated, or its version changed) whose change
-   * the extension takes in place is updated in place instead.
+   * The control plane, then each MachineDeployment, about to replace its Machines (its version or its templates
+   * changed): those whose change the extension takes in place are updated in place instead.
    */
   async #updateInPlace (): Promise<void> {
     const { world } = this.#ctx
+    const from = world.controlPlaneMachinesFrom
+    const now = world.controlPlaneState()
+    if (from && now && controlPlaneMachinesChange(from, now)) {
+      await updateControlPlaneInPlace(this.#ctx, from, now)
+      world.controlPlaneMachinesFrom = now
+    }
     for (const [name, now] of world.machineDeployments) {
       const version = world.machineVersions.get(name)
       const previous = world.rollingOut.get(name) ?? (world.isUpgrading(name) ? { ...now, object: withVersion(now.object, version) } : undefined)

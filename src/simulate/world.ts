@@ -14,7 +14,7 @@ import type { LiveState } from './live.js'
 import { ApiServerSchemas } from './crds.js'
 import { ObjectRefused, type RefusedObject, TopologyReconcileError } from './refusals.js'
 import { TopologyWriter, withoutIgnoredEndpoint, withProviderEndpoint, type Written } from './writes.js'
-import type { ClusterState, DesiredState, Scope, WorkerState } from './scope.js'
+import type { ClusterState, ControlPlaneState, DesiredState, Scope, WorkerState } from './scope.js'
 import type { Cluster } from '../api/hooks/v1alpha1/types.generated.js'
 
 /** Something the topology controller did to an object, as Cluster API's events and logs say it. */
@@ -48,6 +48,8 @@ export class SimulatedWorld {
   readonly machineVersions = new Map<string, string>()
   /** rollingOut: MachineDeployments whose machines are being replaced (a rotated template), by topology name, with their state before. */
   readonly rollingOut = new Map<string, WorkerState>()
+  /** controlPlaneMachinesFrom: what the control plane's Machines were made from (none until it is initialized). */
+  controlPlaneMachinesFrom?: ControlPlaneState
   readonly #random: RandomSource
   readonly #now: () => string
   readonly #writer: TopologyWriter
@@ -69,9 +71,21 @@ export class SimulatedWorld {
     if (live.infrastructureCluster) this.infrastructureCluster = jsonCopy(live.infrastructureCluster)
     if (live.controlPlane.object) this.controlPlane = jsonCopy(live.controlPlane.object)
     if (live.controlPlane.infrastructureMachineTemplate) this.controlPlaneMachineTemplate = jsonCopy(live.controlPlane.infrastructureMachineTemplate)
+    if (getPath(this.controlPlane, ['status', 'version']) !== undefined) this.#controlPlaneMachinesMade()
     for (const [name, md] of live.machineDeployments) this.machineDeployments.set(name, jsonCopy(md))
     for (const [name, mp] of live.machinePools) this.machinePools.set(name, jsonCopy(mp))
     for (const [name, version] of live.machineVersions) this.machineVersions.set(name, version)
+  }
+
+  /** The control plane as it stands now. */
+  controlPlaneState (): ControlPlaneState | undefined {
+    return this.controlPlane ? { object: jsonCopy(this.controlPlane), infrastructureMachineTemplate: this.controlPlaneMachineTemplate && jsonCopy(this.controlPlaneMachineTemplate) } : undefined
+  }
+
+  /** The control plane's Machines are made from the control plane as it stands now (initialized, rolled out). */
+  #controlPlaneMachinesMade (): void {
+    const state = this.controlPlaneState()
+    if (state) this.controlPlaneMachinesFrom = state
   }
 
   /** A change of the stored Cluster: a new resourceVersion, and a new generation when its spec changed. */
@@ -280,10 +294,12 @@ export class SimulatedWorld {
         setPath(cp as JsonObject, ['status', 'version'], spec)
         this.cluster.status = { ...this.cluster.status, conditions: [...(this.cluster.status?.conditions ?? []), { type: CLUSTER_CONTROL_PLANE_INITIALIZED_CONDITION, status: 'True', reason: 'Initialized', message: '', lastTransitionTime: this.#now() }] } as Stored<Cluster, 'namespaced'>['status']
         this.touch(true)
+        this.#controlPlaneMachinesMade()
         return `control plane initialized at ${spec}`
       }
       if (status !== spec) {
         setPath(cp as JsonObject, ['status', 'version'], spec)
+        this.#controlPlaneMachinesMade()
         return `control plane upgraded to ${spec}`
       }
     }

@@ -119,7 +119,7 @@ await t.test('rollout-impact, as the reader, predicts in place where the extensi
   // simulate, from where the first Cluster stands, with the new version and the gate on: its in-place calls.
   const simulated = await runCliHere(['simulate', '--kubeconfig', cp.kubeconfigPath, '--context', 'reader', '-n', 'accepts', '--cluster', 'c', '--handlers', V2, '--feature-gates', 'InPlaceUpdates=true', '-o', 'json'])
   t.equal(simulated.code, 0, simulated.stderr)
-  simulatedCalls = (JSON.parse(simulated.stdout) as Array<{ result: { timeline: Array<{ hook: string, request?: Record<string, any>, retryAfterSeconds?: number }> } }>)[0]?.result.timeline.filter(e => e.hook === 'CanUpdateMachineSet' || e.hook === 'UpdateMachine') ?? []
+  simulatedCalls = (JSON.parse(simulated.stdout) as Array<{ result: { timeline: Array<{ hook: string, request?: Record<string, any>, retryAfterSeconds?: number }> } }>)[0]?.result.timeline.filter(e => ['CanUpdateMachine', 'CanUpdateMachineSet', 'UpdateMachine'].includes(e.hook)) ?? []
 })
 
 await t.test('pointed at the new version, Cluster API updates the first Cluster\'s Machines in place and replaces the second\'s', async t => {
@@ -175,6 +175,29 @@ await t.test('Cluster API\'s own test extension answers the CanUpdate requests C
   }
 })
 
+const ofControlPlane = (c: any) => c?.request?.desired?.machine?.metadata?.labels?.['cluster.x-k8s.io/control-plane'] !== undefined
+const files = (config: any) => config?.spec?.files?.map((f: { path: string }) => f.path)
+
+await t.test('simulate made the control plane\'s in-place calls Cluster API made, with the same changes', async t => {
+  const theirs = (await readRecording(recordingV2)).filter(c => c.hook === 'CanUpdateMachine' && (c.request as any)?.current?.machine?.metadata?.namespace === 'accepts')
+  const ours = simulatedCalls.filter(c => c.hook === 'CanUpdateMachine')
+  t.equal(ours.length, theirs.length, `CanUpdateMachine asked for ${theirs.length} Machines (three replicas, maxSurge 0)`)
+  // KCP's objects are compared on what the change touches (the KubeadmConfig's files, the local etcd image tag) and
+  // the Machine's version: KCP's KubeadmConfigs are its own rendering of kubeadmConfigSpec (init or join).
+  const changed = (request: any) => ['current', 'desired'].map(side => ({
+    files: files(request?.[side]?.bootstrapConfig),
+    etcdImageTag: request?.[side]?.bootstrapConfig?.spec?.clusterConfiguration?.etcd?.local?.imageTag,
+    version: request?.[side]?.machine?.spec?.version
+  }))
+  for (const [i, call] of ours.entries()) t.same(changed(call.request), changed(theirs[i]?.request), `CanUpdateMachine ${i + 1}: the same files, etcd image tag and version, current and desired`)
+  const [current, desired] = changed(ours[0]?.request)
+  t.ok(desired?.files?.includes(FILE) && !current?.files?.includes(FILE) && desired.etcdImageTag !== undefined && desired.etcdImageTag !== current?.etcdImageTag, 'what was compared is the change: the file added, the etcd image tag changed')
+  const updates = simulatedCalls.filter(c => c.hook === 'UpdateMachine' && ofControlPlane(c))
+  t.equal(updates.filter(c => c.retryAfterSeconds === 0).length, 3, 'UpdateMachine until done for each of the three control plane Machines')
+  const capiUpdates = (await readRecording(recordingV2)).filter(c => c.hook === 'UpdateMachine' && ofControlPlane(c) && (c.request as any)?.desired?.machine?.metadata?.namespace === 'accepts')
+  t.same(files(updates[0]?.request?.['desired']?.bootstrapConfig), files((capiUpdates[0]?.request as any)?.desired?.bootstrapConfig), 'UpdateMachine asked to reach the same KubeadmConfig files')
+})
+
 await t.test('simulate made the MachineDeployment\'s in-place calls Cluster API made, with the same templates', async t => {
   const theirs = (await readRecording(recordingV2)).filter(c => c.hook === 'CanUpdateMachineSet' && (c.request as any)?.current?.machineSet?.metadata?.namespace === 'accepts')
   const ours = simulatedCalls.filter(c => c.hook === 'CanUpdateMachineSet')
@@ -183,9 +206,8 @@ await t.test('simulate made the MachineDeployment\'s in-place calls Cluster API 
   t.same(templates(ours[0]?.request), templates(theirs[0]?.request), 'the current and desired templates (spec.template.spec) Cluster API sent')
   const machineSpec = (request: any) => ['current', 'desired'].map(side => request?.[side]?.machineSet?.spec?.template?.spec?.version)
   t.same(machineSpec(ours[0]?.request), machineSpec(theirs[0]?.request), 'the MachineSets\' version')
-  const updates = simulatedCalls.filter(c => c.hook === 'UpdateMachine')
+  const updates = simulatedCalls.filter(c => c.hook === 'UpdateMachine' && !ofControlPlane(c))
   t.equal(updates.filter(c => c.retryAfterSeconds === 0).length, 2, 'UpdateMachine until done for each of the two workers')
-  const files = (c: any) => c?.request?.desired?.bootstrapConfig?.spec?.files?.map((f: { path: string }) => f.path)
   const capiUpdates = (await readRecording(recordingV2)).filter(c => c.hook === 'UpdateMachine' && (c.request as any)?.desired?.machine?.metadata?.labels?.['cluster.x-k8s.io/deployment-name'] !== undefined)
-  t.same(files(updates[0]), files(capiUpdates[0]), 'UpdateMachine asked to reach the same KubeadmConfig files')
+  t.same(files(updates[0]?.request?.['desired']?.bootstrapConfig), files((capiUpdates[0]?.request as any)?.desired?.bootstrapConfig), 'UpdateMachine asked to reach the same KubeadmConfig files')
 })

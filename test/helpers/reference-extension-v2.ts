@@ -2,8 +2,8 @@
 // - `command`: its GeneratePatches also adds `echo v2` to the preKubeadmCommands of every MachineDeployment's
 //   KubeadmConfigTemplate (a spec change of a MachineDeployment's template only);
 // - `label`: it also labels every MachineDeployment's templates (metadata only);
-// - `in-place`: as `command`, and its CanUpdateMachineSet takes any change of a MachineDeployment in place (it patches
-//   the current MachineSet and templates into the desired ones);
+// - `in-place`: as `command`, and its CanUpdateMachineSet and CanUpdateMachine take any change in place (they patch
+//   the current MachineSet and templates, or Machine and its objects, into the desired ones);
 // - changes Cluster API's API server refuses, so that the topology stops reconciling: `undeclared` writes a field the
 //   KubeadmConfigTemplate's schema does not declare, `wrong-type` the workers' preKubeadmCommands as a string,
 //   `forbidden` a KubeadmControlPlane field its webhook does not let change (certificatesDir), `conflicting-file` a
@@ -19,7 +19,7 @@
 //   own e2e changes them).
 // `runtime-sdk serve --handlers` serves the one RUNTIME_SDK_V2_CHANGE names (default `command`).
 import { applyPatch, type Operation } from 'rfc6902'
-import { CanUpdateMachineSet, GeneratePatches } from '../../src/api/hooks/v1alpha1/index.js'
+import { CanUpdateMachine, CanUpdateMachineSet, GeneratePatches } from '../../src/api/hooks/v1alpha1/index.js'
 import { referenceHandlers } from '../../src/reference-extension/index.js'
 import { defineHandler, type ExtensionHandler } from '../../src/server/types.js'
 import { createJsonPatch } from '../../src/topology/json-patch.js'
@@ -113,7 +113,22 @@ export function referenceHandlersV2 (what: V2Change = 'command'): ExtensionHandl
       }
     }
   })
-  return v1.map(h => h.hook.hook === 'GeneratePatches' ? v2Generate : what === 'in-place' && h.hook.hook === 'CanUpdateMachineSet' ? inPlace : h)
+  const inPlaceMachine = defineHandler({
+    hook: CanUpdateMachine,
+    name: 'can-update-machine',
+    handler: (request) => {
+      const patchTo = (desired: any) => ({ patchType: 'JSONPatch' as const, patch: encode([{ op: 'replace', path: '/spec', value: desired?.spec ?? {} }]) })
+      return {
+        status: 'Success' as const,
+        message: 'version 2 updates Machines in place',
+        machinePatch: patchTo(request.desired?.machine),
+        bootstrapConfigPatch: patchTo(request.desired?.bootstrapConfig),
+        infrastructureMachinePatch: patchTo(request.desired?.infrastructureMachine)
+      }
+    }
+  })
+  const replaced = what === 'in-place' ? [v2Generate, inPlace, inPlaceMachine] : [v2Generate]
+  return v1.map(h => replaced.find(r => r.hook.hook === h.hook.hook) ?? h)
 }
 
 export default referenceHandlersV2((process.env['RUNTIME_SDK_V2_CHANGE'] as V2Change | undefined) ?? 'command')

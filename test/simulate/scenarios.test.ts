@@ -186,3 +186,33 @@ t.test('with InPlaceUpdates on, a MachineDeployment the extension updates in pla
   const off = await simulate({ handlers, cluster, clusterClass, templates, toVersion: 'v1.35.0', checkDeterminism: false })
   t.notOk(off.timeline.some(e => e.hook === 'CanUpdateMachineSet'), 'the gate off (Cluster API\'s default): never asked')
 })
+
+t.test('with InPlaceUpdates on, the control plane\'s Machines: CanUpdateMachine for each KCP takes in place (replicas less maxSurge), one at a time', async t => {
+  const update = referenceHandlers({ updateMachineDurationMs: 0, updateMachineRetryAfterSeconds: 5 }).find(h => h.hook.hook === 'UpdateMachine') as ExtensionHandler
+  const handlers = referenceHandlersV2('in-place').map(h => h.hook.hook === 'UpdateMachine' ? update : h)
+  const threeReplicas = copy(cluster)
+  threeReplicas['spec'].topology.controlPlane.replicas = 3
+  const withSurge = (maxSurge: number) => templates.map(o => {
+    if (o['kind'] !== 'KubeadmControlPlaneTemplate') return o
+    const c = copy(o)
+    c['spec'].template.spec.rollout = { strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge } } }
+    return c
+  })
+  const result = await simulate({ handlers, cluster: threeReplicas, clusterClass, templates: withSurge(0), toVersion: 'v1.35.0', featureGates: { InPlaceUpdates: true }, checkDeterminism: false })
+  t.equal(result.outcome, 'completed', result.error ?? 'completed')
+  const calls = result.timeline.filter(e => ['CanUpdateMachine', 'CanUpdateMachineSet', 'UpdateMachine'].includes(e.hook))
+  const controlPlane = calls.slice(0, 9)
+  t.same(controlPlane.map(e => e.hook), Array.from({ length: 3 }, () => ['CanUpdateMachine', 'UpdateMachine', 'UpdateMachine']).flat(), 'each of the three Machines asked, then updated until done, before the next')
+  t.match(controlPlane[0]?.request, {
+    current: { machine: { kind: 'Machine', metadata: { labels: { 'cluster.x-k8s.io/control-plane': '' } }, spec: { version: 'v1.34.0' } }, bootstrapConfig: { kind: 'KubeadmConfig', spec: { clusterConfiguration: {} } }, infrastructureMachine: { kind: 'DevMachine' } },
+    desired: { machine: { spec: { version: 'v1.35.0' } } }
+  })
+  t.same(controlPlane.filter(e => e.hook === 'UpdateMachine').map(e => e.retryAfterSeconds), [5, 0, 5, 0, 5, 0])
+  t.equal(calls[9]?.hook, 'CanUpdateMachineSet', 'the workers after the control plane')
+  t.equal(result.timeline.filter(e => e.step === 'machine updated in place' && / of KubeadmControlPlane /.test(e.message ?? '')).length, 3)
+
+  const surge = await simulate({ handlers, cluster: threeReplicas, clusterClass, templates: withSurge(1), toVersion: 'v1.35.0', featureGates: { InPlaceUpdates: true }, checkDeterminism: false })
+  t.equal(surge.timeline.filter(e => e.hook === 'CanUpdateMachine').length, 2, 'maxSurge 1: one new Machine first, two old ones asked')
+  const one = await simulate({ handlers, cluster, clusterClass, templates, toVersion: 'v1.35.0', featureGates: { InPlaceUpdates: true }, checkDeterminism: false })
+  t.notOk(one.timeline.some(e => e.hook === 'CanUpdateMachine'), 'one replica, maxSurge 1 (the defaults): replaced, never asked')
+})
