@@ -90,6 +90,44 @@ async function refuseForeignCrd (api: KubeApi, logger: Logger): Promise<void> {
   if (ownership.foreign) throw new ForeignCrdError(ownership)
 }
 
+/** Where ExtensionConfigs are read: a directory, or the API server (with the client that reads it). */
+async function openSource (options: RunControllerOptions, logger: Logger): Promise<{ source: ExtensionConfigSource, api?: KubeApi }> {
+  if (options.extensionConfigsDir) return { source: new FileSource({ dir: options.extensionConfigsDir }) }
+  const api = new KubeApi({
+    ...(options.kubeconfig ? { kubeconfig: options.kubeconfig } : {}),
+    ...(options.context ? { context: options.context } : {})
+  })
+  if (!options.readOnly && !options.takeOverCrd) await refuseForeignCrd(api, logger)
+  const source = new KubernetesSource({
+    api,
+    logger,
+    // Read-only never injects CAs, so it neither needs nor asks for the right to watch Secrets.
+    watchSecrets: !options.readOnly,
+    ...(options.labelSelector ? { labelSelector: options.labelSelector } : {})
+  })
+  return { source, api }
+}
+
+/** Leader election: the controller writes only while it leads (the leader metric says which replica does). */
+function electLeader (api: KubeApi, le: NonNullable<RunControllerOptions['leaderElection']>, controller: Controller, logger: Logger): LeaderElector {
+  const elector = new LeaderElector(api, {
+    ...le,
+    onStartedLeading: () => {
+      controller.metrics.leader.set({ name: le.name }, 1)
+      controller.setMode('write')
+    },
+    onStoppedLeading: () => {
+      controller.metrics.leader.set({ name: le.name }, 0)
+      controller.setMode('read-only')
+    },
+    onNewLeader: identity => logger.info({ leader: identity }, 'new leader observed'),
+    onError: err => logger.warn({ err: err.message }, 'leader election')
+  })
+  controller.metrics.leader.set({ name: le.name }, 0)
+  elector.start()
+  return elector
+}
+
 /**
  * Starts an ExtensionConfig controller as `runtime-sdk controller` does: its source (the Kubernetes API, or a directory
  * of manifests), the controller, and as asked its HTTP endpoint, the conversion webhook and leader election. It refuses
@@ -111,24 +149,7 @@ async function refuseForeignCrd (api: KubeApi, logger: Logger): Promise<void> {
 export async function runController (options: RunControllerOptions): Promise<RunningController> {
   const logger = options.logger ?? pino({ level: 'silent' })
   if (options.http) checkControllerHttp(options.http, !options.extensionConfigsDir)
-  let api: KubeApi | undefined
-  let source: ExtensionConfigSource
-  if (options.extensionConfigsDir) {
-    source = new FileSource({ dir: options.extensionConfigsDir })
-  } else {
-    api = new KubeApi({
-      ...(options.kubeconfig ? { kubeconfig: options.kubeconfig } : {}),
-      ...(options.context ? { context: options.context } : {})
-    })
-    if (!options.readOnly && !options.takeOverCrd) await refuseForeignCrd(api, logger)
-    source = new KubernetesSource({
-      api,
-      logger,
-      // Read-only never injects CAs, so it neither needs nor asks for the right to watch Secrets.
-      watchSecrets: !options.readOnly,
-      ...(options.labelSelector ? { labelSelector: options.labelSelector } : {})
-    })
-  }
+  const { source, api } = await openSource(options, logger)
   const electing = options.leaderElection && api && !options.readOnly
   const client = new HttpRuntimeClient({
     ...(options.metricsRegistry ? { metricsRegistry: options.metricsRegistry } : {}),
@@ -160,22 +181,7 @@ export async function runController (options: RunControllerOptions): Promise<Run
     await controller.start()
     closers.push(() => controller.stop())
     if (electing && api && options.leaderElection) {
-      const le = options.leaderElection
-      elector = new LeaderElector(api, {
-        ...le,
-        onStartedLeading: () => {
-          controller.metrics.leader.set({ name: le.name }, 1)
-          controller.setMode('write')
-        },
-        onStoppedLeading: () => {
-          controller.metrics.leader.set({ name: le.name }, 0)
-          controller.setMode('read-only')
-        },
-        onNewLeader: identity => logger.info({ leader: identity }, 'new leader observed'),
-        onError: err => logger.warn({ err: err.message }, 'leader election')
-      })
-      controller.metrics.leader.set({ name: le.name }, 0)
-      elector.start()
+      elector = electLeader(api, options.leaderElection, controller, logger)
       running.elector = elector
       closers.push(() => elector!.stop({ release: true }))
     }
