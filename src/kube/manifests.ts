@@ -36,7 +36,7 @@ export async function readDocuments (file: string): Promise<unknown[]> {
     if (err instanceof ManifestError) throw err
     throw new ManifestError(file, readProblem(err))
   }
-  const [{ parseAllDocuments }, { yamlNesting, YAML_MAX_NESTING }, { readerProblem }] = await Promise.all([import('yaml'), import('../gotemplate/yaml-depth.js'), import('../gotemplate/yaml-libyaml.js')])
+  const [{ parseAllDocuments, visit }, { yamlNesting, YAML_MAX_NESTING }, { readerProblem }] = await Promise.all([import('yaml'), import('../gotemplate/yaml-depth.js'), import('../gotemplate/yaml-libyaml.js')])
   const unreadable = readerProblem(bytes)
   if (unreadable !== undefined) throw new ManifestError(file, unreadable)
   const text = bytes.toString('utf8')
@@ -48,6 +48,12 @@ export async function readDocuments (file: string): Promise<unknown[]> {
   // check for it would also cost time quadratic in the keys of a map.
   for (const doc of parseAllDocuments(text, { uniqueKeys: false })) {
     if (doc.errors.length > 0) throw new ManifestError(file, doc.errors[0]?.message ?? 'invalid YAML')
+    // An alias inside its own anchor would make a cyclic value, which no JSON holds: Go's decoder refuses it.
+    visit(doc, {
+      Alias (_key, alias, path) {
+        if (path.includes(alias.resolve(doc) as never)) throw new ManifestError(file, `yaml: anchor '${alias.source}' value contains itself`)
+      }
+    })
     let value: unknown
     try {
       value = doc.toJS()

@@ -54,7 +54,8 @@ t.test('hostile files: each bound is one line, in Go\'s words where Go refuses t
     ['deep.yaml', `kind: X\nspec: ${'['.repeat(10001)}${']'.repeat(10001)}`, 'yaml: line 2: exceeded max depth of 10000'],
     ['open.yaml', '['.repeat(1_000_000), 'yaml: exceeded max depth of 10000'],
     ['deep-ours.yaml', `a: ${'['.repeat(1500)}${']'.repeat(1500)}`, 'nests 1501 levels deep: runtime-sdk reads up to 500'],
-    ['bomb.yaml', `a0: &a0 [lol]\n${bomb}\n`, /^Excessive alias count/]
+    ['bomb.yaml', `a0: &a0 [lol]\n${bomb}\n`, /^Excessive alias count/],
+    ['itself.yaml', 'kind: X\nspec: &a\n  x: [*a]\n', 'yaml: anchor \'a\' value contains itself']
   ]
   for (const [name, content, reason] of files) {
     const file = join(dir, name)
