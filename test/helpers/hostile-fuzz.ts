@@ -133,6 +133,7 @@ export const MUTATIONS: Mutation[] = [
   { name: 'sprig-regex-10mb', apply: d => addPatch(d, { template: '{{ repeat 10000000 "a" | regexFind "(.*a){20}" | len }}' }), expect: BUDGET_CUT },
   { name: 'sprig-invalid-regex', apply: d => addPatch(d, { enabledIf: '{{ mustRegexMatch "a(" "x" }}' }), expect: /error parsing regexp: missing closing \): `a\(`/ },
   { name: 'alias-bomb-template', apply: d => addPatch(d, { template: aliasBomb() }), expect: /yaml: document contains excessive aliasing$/ },
+  { name: 'self-alias-template', apply: d => addPatch(d, { template: 'a: &s {b: [*s]}' }), expect: /yaml: anchor 's' value contains itself$/ },
   { name: 'nesting-template', apply: d => addPatch(d, { template: '{{ repeat 10001 "[" }}{{ repeat 10001 "]" }}' }), expect: /yaml: exceeded max depth of 10000$/ },
   { name: 'nesting-json', apply: d => addPatch(d, { template: '{{ repeat 5000 "- " }}{{ repeat 5001 "[" }}{{ repeat 5001 "]" }}' }), expect: /invalid character '\[' exceeded max depth$/ },
   { name: 'template-recursion', apply: d => addPatch(d, { enabledIf: '{{ define "r" }}{{ template "r" . }}{{ end }}{{ template "r" . }}' }), expect: /\{\{template\}\} calls nested deeper than 1000/ },
@@ -161,6 +162,7 @@ export const MUTATIONS: Mutation[] = [
   { name: 'control-variable', apply: d => rawValue(d, 'fuzzName', 'a\x01'), expect: /yaml: control characters are not allowed$/ },
   { name: 'lone-surrogate-variable', apply: d => rawValue(d, 'fuzzName', '"\\ud800"') },
   { name: 'alias-bomb-variable', apply: d => rawValue(d, 'fuzzObject', flowBomb()), expect: /Excessive alias count/ },
+  { name: 'self-alias-variable', apply: d => rawValue(d, 'fuzzObject', '&self {a: [*self]}'), expect: /yaml: anchor 'self' value contains itself$/ },
   { name: 'duplicate-keys-variable', apply: d => d.textEdits.push(text => text.replace(/(\n {2}name: .*\n)/, '$1  name: again\n')), expect: 'completes' }
 ]
 
