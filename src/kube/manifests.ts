@@ -51,7 +51,8 @@ export async function readDocuments (file: string): Promise<unknown[]> {
     // An alias inside its own anchor would make a cyclic value, which no JSON holds: Go's decoder refuses it.
     visit(doc, {
       Alias (_key, alias, path) {
-        if (path.includes(alias.resolve(doc) as never)) throw new ManifestError(file, `yaml: anchor '${alias.source}' value contains itself`)
+        const anchored = alias.resolve(doc)
+        if (anchored !== undefined && path.includes(anchored)) throw new ManifestError(file, `yaml: anchor '${alias.source}' value contains itself`)
       }
     })
     let value: unknown
