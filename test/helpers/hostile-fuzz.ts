@@ -292,10 +292,16 @@ export async function runFuzz (plan: readonly FuzzPlan[], options: { dir: string
   for (const p of plan) {
     if (p.id % (options.shards ?? 1) !== (options.shard ?? 0)) continue
     const c = buildCase(p)
-    let o = await runFuzzCase(c, options.dir, options.budget)
-    // A case that owes Go's answer and needs some 150 ms can be pushed past the short budget when the machine is busy
-    // (CI runs the fuzz beside the Cluster API suites): it gets the bound the fuzz holds every case to instead.
-    if (c.expect !== undefined && c.expect !== BUDGET_CUT && BUDGET_CUT.test(o.message ?? '')) o = await runFuzzCase(c, options.dir, { ...options.budget, timeoutMs: options.limitMs })
+    // A busy machine (CI runs the fuzz beside the Cluster API suites) inflates processor time: a case that owes Go's
+    // answer and was cut by the short budget gets the bound every case is held to instead, and a case over that
+    // bound runs once more before it counts as over.
+    let budget = options.budget
+    let o = await runFuzzCase(c, options.dir, budget)
+    if (c.expect !== undefined && c.expect !== BUDGET_CUT && BUDGET_CUT.test(o.message ?? '')) {
+      budget = { ...budget, timeoutMs: options.limitMs }
+      o = await runFuzzCase(c, options.dir, budget)
+    }
+    if (o.cpuMs > options.limitMs) o = await runFuzzCase(c, options.dir, budget)
     report.cases++
     if (o.cpuMs > report.slowest.ms) report.slowest = { ms: Math.round(o.cpuMs), wallMs: Math.round(o.ms), id: c.id, base: c.base, mutations: c.mutations }
     if (o.crash !== undefined) report.crashes++
