@@ -30,7 +30,8 @@ t.test('controller --extension-configs serves status; status and preflight read 
   }))
   const { child, out } = startCli(['controller', '--extension-configs', dir, '--metrics-port', '0', '--log-level', 'info'])
   t.teardown(() => { child.kill('SIGKILL') })
-  const url = await waitFor(() => /"url":"(http:\/\/127\.0\.0\.1:\d+)"/.exec(out())?.[1], { timeoutMs: 20_000, message: 'the status URL is logged' })
+  // Through the TypeScript loader a CLI process takes 7-10 s to start on 2 cores, twice that under npm test's load.
+  const url = await waitFor(() => /"url":"(http:\/\/127\.0\.0\.1:\d+)"/.exec(out())?.[1], { timeoutMs: 60_000, message: 'the status URL is logged' })
   await waitFor(() => out().includes('"msg":"ready"'), { timeoutMs: 20_000, message: 'ready is logged' })
 
   const status = await runCliHere(['status', '--url', url])
