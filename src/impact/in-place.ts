@@ -9,7 +9,7 @@
 import { CanUpdateMachine, CanUpdateMachineSet } from '../api/hooks/v1alpha1/hooks.js'
 import type { RuntimeClient } from '../client/runtime-client.js'
 import { RuntimeCallError } from '../client/errors.js'
-import { canUpdateMachineSetRequest, cleanup, getPath, machineDifferences, type JsonObject, type MachineObjects, machineSetDifferences, setPath, type Unstructured, type WorkerState } from '../simulate/index.js'
+import { canUpdateMachineSetRequest, cleanup, cleanupMachineObjects, getPath, machineDifferences, type JsonObject, type MachineObjects, machineSetDifferences, setPath, type Unstructured, type WorkerState } from '../simulate/index.js'
 import { jsonCopy } from '../topology/json.js'
 import { applyMergePatch, createMergePatch } from '../topology/merge-patch.js'
 
@@ -88,7 +88,7 @@ export async function canUpdateControlPlaneInPlace (candidate: RuntimeClient, ch
   const infrastructureChange = createMergePatch(getPath(change.machineTemplateBefore, ['spec', 'template', 'spec']), getPath(change.machineTemplateAfter, ['spec', 'template', 'spec']))
   const version = getPath(change.after, ['spec', 'version']) as string | undefined
   for (const m of change.machines) {
-    const request = { current: { machine: cleanup(m.machine), bootstrapConfig: cleanup(m.bootstrapConfig ?? {}), infrastructureMachine: cleanup(m.infrastructureMachine ?? {}) }, desired: desiredMachine(m, version, configChange, infrastructureChange) }
+    const request = { current: cleanupMachineObjects(m), desired: desiredMachine(m, version, configChange, infrastructureChange) }
     const asked = await ask(candidate, CanUpdateMachine, m.machine, handler, request, machineDifferences)
     if (typeof asked === 'string') return { hook, handler, accepted: false, reason: asked }
     if (asked.length > 0) return { hook, handler, accepted: false, reason: `${handler}'s patches leave Machine ${m.machine.metadata?.name ?? ''} to a rollout: ${asked.join(', ')}` }

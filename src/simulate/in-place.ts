@@ -10,7 +10,8 @@ import { formatGoDuration } from '../go/time.js'
 import { simpleName } from './names.js'
 import { getPath, type Unstructured, setPath } from './objects.js'
 import { applyPatchItem, type PatchItem } from './patch-item.js'
-import type { ControlPlaneState, WorkerState } from './scope.js'
+import type { ControlPlaneState, MachineObjects } from './live.js'
+import type { WorkerState } from './scope.js'
 import type { RandomSource } from './seeded.js'
 import { type Recorder, SimulationFailure } from './timeline.js'
 
@@ -29,6 +30,11 @@ function machineSetOf (md: Doc, name: string): Doc {
 /** cleanupUnstructured: type, name, namespace, labels, annotations and spec. */
 export function cleanup (u: Doc): Doc {
   return { apiVersion: u['apiVersion'], kind: u['kind'], metadata: { name: u['metadata']?.name, namespace: u['metadata']?.namespace, ...(u['metadata']?.labels ? { labels: u['metadata'].labels } : {}), ...(u['metadata']?.annotations ? { annotations: u['metadata'].annotations } : {}) }, spec: u['spec'] }
+}
+
+/** A Machine's objects as a CanUpdateMachine request carries them, each cleaned up (cleanupMachine, cleanupUnstructured). */
+export function cleanupMachineObjects (m: MachineObjects): Doc {
+  return { machine: cleanup(m.machine), bootstrapConfig: cleanup(m.bootstrapConfig ?? {}), infrastructureMachine: cleanup(m.infrastructureMachine ?? {}) }
 }
 
 /**
@@ -99,8 +105,6 @@ export function machineDifferences (request: { current: Doc, desired: Doc }, res
   return reasons
 }
 
-type MachineParts = { machine: Unstructured, bootstrapConfig: Unstructured, infrastructureMachine: Unstructured }
-
 /** An object made from a template (a KubeadmConfig from a KubeadmConfigTemplate, a DevMachine from a DevMachineTemplate). */
 function objectOf (template: Unstructured, name: string, namespace: string): Unstructured {
   return { apiVersion: template.apiVersion, kind: String(template.kind ?? '').replace(/Template$/, ''), metadata: { name, namespace }, spec: jsonCopy(getPath(template, TEMPLATE_SPEC) ?? {}) } as Unstructured
@@ -110,7 +114,7 @@ function objectOf (template: Unstructured, name: string, namespace: string): Uns
  * The objects a MachineDeployment's Machine is made of (a Machine from its template, its bootstrap config and
  * infrastructure machine from its templates), named `name`: what UpdateMachine is asked to reach.
  */
-function machineObjects (md: WorkerState, name: string): MachineParts {
+function machineObjects (md: WorkerState, name: string): Required<MachineObjects> {
   const namespace = md.object.metadata?.namespace ?? ''
   const spec = jsonCopy(getPath(md.object, TEMPLATE_SPEC) ?? {}) as Doc
   setPath(spec, ['bootstrap', 'configRef', 'name'], name)
@@ -123,11 +127,10 @@ function machineObjects (md: WorkerState, name: string): MachineParts {
  * The objects a KubeadmControlPlane's Machine is made of (KCP's desiredMachine, a KubeadmConfig of its
  * kubeadmConfigSpec, an infrastructure machine from its machine template), named `name`.
  */
-function controlPlaneMachineObjects (cp: ControlPlaneState, name: string): MachineParts {
-  const kcp = cp.object
+function controlPlaneMachineObjects (kcp: Unstructured, machineTemplate: Unstructured | undefined, name: string): Required<MachineObjects> {
   const namespace = kcp.metadata?.namespace ?? ''
   const clusterName = String(getPath(kcp, ['metadata', 'labels', 'cluster.x-k8s.io/cluster-name']) ?? '')
-  const infrastructure = cp.infrastructureMachineTemplate ? objectOf(cp.infrastructureMachineTemplate, name, namespace) : { apiVersion: '', kind: '', metadata: { name, namespace }, spec: {} }
+  const infrastructure = machineTemplate ? objectOf(machineTemplate, name, namespace) : { apiVersion: '', kind: '', metadata: { name, namespace }, spec: {} }
   const machine: Unstructured = {
     apiVersion: 'cluster.x-k8s.io/v1beta2',
     kind: 'Machine',
@@ -173,7 +176,7 @@ interface InPlaceContext {
  * The Machine controller's part of an in-place update: UpdateMachine, again after each retryAfterSeconds, until it
  * says done. `owner` names what took the change (for messages).
  */
-async function updateMachine (ctx: InPlaceContext, desired: MachineParts, owner: string): Promise<void> {
+async function updateMachine (ctx: InPlaceContext, desired: Required<MachineObjects>, owner: string): Promise<void> {
   const machine = desired.machine.metadata?.name ?? ''
   const since = ctx.clock.now
   for (;;) {
@@ -216,14 +219,15 @@ export async function updateMachineDeploymentInPlace (ctx: InPlaceContext, previ
  * make the change, the Machine is updated in place (updateMachine), else it is replaced.
  */
 export async function updateControlPlaneInPlace (ctx: InPlaceContext, previous: ControlPlaneState, now: ControlPlaneState): Promise<void> {
-  const kcpName = now.object.metadata?.name ?? ''
-  const replicas = Number(getPath(now.object, ['spec', 'replicas']) ?? 1)
-  const surge = Number(getPath(now.object, ['spec', 'rollout', 'strategy', 'rollingUpdate', 'maxSurge']) ?? 1)
-  const cleaned = (parts: MachineParts): Doc => ({ machine: cleanup(parts.machine), bootstrapConfig: cleanup(parts.bootstrapConfig), infrastructureMachine: cleanup(parts.infrastructureMachine) })
+  const [before, after] = [previous.object, now.object]
+  if (!before || !after) return
+  const kcpName = after.metadata?.name ?? ''
+  const replicas = Number(getPath(after, ['spec', 'replicas']) ?? 1)
+  const surge = Number(getPath(after, ['spec', 'rollout', 'strategy', 'rollingUpdate', 'maxSurge']) ?? 1)
   for (let i = 0; i < replicas - surge; i++) {
     const name = simpleName(`${kcpName}-`, ctx.random(`machine/${kcpName}/${i}`))
-    const desired = controlPlaneMachineObjects(now, name)
-    const request = { current: cleaned(controlPlaneMachineObjects(previous, name)), desired: cleaned(desired) }
+    const desired = controlPlaneMachineObjects(after, now.infrastructureMachineTemplate, name)
+    const request = { current: cleanupMachineObjects(controlPlaneMachineObjects(before, previous.infrastructureMachineTemplate, name)), desired: cleanupMachineObjects(desired) }
     const answer = await callOne(ctx.recorder, CanUpdateMachine, request, `Machine ${name}`)
     if (answer && machineDifferences(request, answer).length === 0) await updateMachine(ctx, desired, `KubeadmControlPlane ${kcpName}`)
   }

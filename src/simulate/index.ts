@@ -32,7 +32,7 @@
 export { classExtensionName, simulate, type SimulatedTemplate, type SimulateOptions, type SimulationResult, type SimulationState } from './simulate.js'
 export type { TimelineEntry } from './timeline.js'
 export type { RefusedObject, TopologyReconciledCondition } from './refusals.js'
-export { canUpdateMachineSetRequest, cleanup, machineDifferences, machineSetDifferences } from './in-place.js'
+export { canUpdateMachineSetRequest, cleanup, cleanupMachineObjects, machineDifferences, machineSetDifferences } from './in-place.js'
 export { SimulationInputError } from './errors.js'
 export { applyPatchItem, type PatchItem, PatchItemError, type PatchItemOptions } from './patch-item.js'
 export { InProcessRuntimeClient } from './in-process-client.js'

@@ -39,12 +39,6 @@ export interface WorkerState {
   machineHealthCheck?: Unstructured
 }
 
-/** A control plane as its Machines are made from it: the control plane object and its machine infrastructure template. */
-export interface ControlPlaneState {
-  object: Unstructured
-  infrastructureMachineTemplate?: Unstructured | undefined
-}
-
 /** ClusterState: the Cluster's objects, as they are (current) or as the topology controller wants them (desired). */
 export interface ClusterState {
   cluster: Stored<Cluster, 'namespaced'>

@@ -10,11 +10,11 @@ import { simpleName } from './names.js'
 import type { RandomSource } from './seeded.js'
 import { type Stored, describeObject, getPath, jsonCopy, type JsonObject, type Unstructured, setPath, type StringMap } from './objects.js'
 import { jsonEqual } from '../topology/json.js'
-import type { LiveState } from './live.js'
+import type { ControlPlaneState, LiveState } from './live.js'
 import { ApiServerSchemas } from './crds.js'
 import { ObjectRefused, type RefusedObject, TopologyReconcileError } from './refusals.js'
 import { TopologyWriter, withoutIgnoredEndpoint, withProviderEndpoint, type Written } from './writes.js'
-import type { ClusterState, ControlPlaneState, DesiredState, Scope, WorkerState } from './scope.js'
+import type { ClusterState, DesiredState, Scope, WorkerState } from './scope.js'
 import type { Cluster } from '../api/hooks/v1alpha1/types.generated.js'
 
 /** Something the topology controller did to an object, as Cluster API's events and logs say it. */
@@ -79,7 +79,7 @@ export class SimulatedWorld {
 
   /** The control plane as it stands now. */
   controlPlaneState (): ControlPlaneState | undefined {
-    return this.controlPlane ? { object: jsonCopy(this.controlPlane), infrastructureMachineTemplate: this.controlPlaneMachineTemplate && jsonCopy(this.controlPlaneMachineTemplate) } : undefined
+    return this.controlPlane ? { object: jsonCopy(this.controlPlane), ...(this.controlPlaneMachineTemplate ? { infrastructureMachineTemplate: jsonCopy(this.controlPlaneMachineTemplate) } : {}) } : undefined
   }
 
   /** The control plane's Machines are made from the control plane as it stands now (initialized, rolled out). */
